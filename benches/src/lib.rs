@@ -1,0 +1,1 @@
+//! Criterion benchmarks for zermelo live in `benches/benches/`; this crate has no library code.

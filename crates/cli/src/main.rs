@@ -1,0 +1,27 @@
+//! `zermelo`: the command line. Each subcommand is a module with its `Args` (whose doc comments
+//! are the help text) and a `run` function; errors become one line on stderr and exit status 1.
+
+use clap::{Parser, Subcommand};
+
+mod progress;
+
+/// Exhaustive solver for two-player games of perfect information: Hex, misère Hex and
+/// Sprague–Grundy tables.
+#[derive(Parser)]
+#[command(name = "zermelo", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {}
+
+fn main() {
+    let cli = Cli::parse();
+    let result: anyhow::Result<()> = match cli.command {};
+    if let Err(err) = result {
+        eprintln!("zermelo: error: {err:#}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,1 @@
+//! zermelo-grundy: Sprague–Grundy tables of impartial games.

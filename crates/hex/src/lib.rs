@@ -1,0 +1,1 @@
+//! zermelo-hex: Hex on small boards.

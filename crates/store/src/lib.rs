@@ -1,0 +1,20 @@
+//! zermelo-store: how zermelo's results and tables live on disk.
+//!
+//! Everything is written atomically ([`atomic_write`]: a temporary file in the same folder,
+//! fsync, rename, fsync of the folder), so a crash or a kill leaves either the old file or the new
+//! one, never a half-written one. Every file carries a checksum, so a truncated or corrupted file
+//! is detected when it is read back rather than silently used:
+//!
+//! - [`table`]: the binary table container (magic, format version, a JSON header with the
+//!   parameters, the payload, a CRC-32), for large tables of values.
+//! - [`json`]: JSON result documents with an embedded `checksum` field.
+//!
+//! This crate knows nothing of games: headers and payloads are whatever its callers serialise.
+
+mod atomic;
+mod error;
+pub mod json;
+pub mod table;
+
+pub use atomic::atomic_write;
+pub use error::StoreError;

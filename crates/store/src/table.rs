@@ -1,0 +1,196 @@
+//! The binary table container, for tables too large for JSON (Grundy values, retrograde Hex
+//! tables).
+//!
+//! Layout, all integers little-endian:
+//!
+//! ```text
+//! offset      size  content
+//! 0           8     magic "ZRMLTABL"
+//! 8           4     format version (u32), currently 1
+//! 12          4     header length H (u32)
+//! 16          8     payload length P (u64)
+//! 24          H     header: UTF-8 JSON object with the table's kind and parameters
+//! 24+H        P     payload: the values, in a layout the header's kind documents
+//! 24+H+P      4     CRC-32 (IEEE) of every preceding byte
+//! ```
+//!
+//! A reader checks the magic, the version, that the file length is exactly 28 + H + P, and the
+//! CRC, before it hands anything back.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::Path;
+
+use crate::{atomic::atomic_write_with, StoreError};
+
+/// The first eight bytes of every table file.
+pub const MAGIC: &[u8; 8] = b"ZRMLTABL";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+const PREFIX: usize = 24;
+const SUFFIX: usize = 4;
+
+/// A table read back from disk: its header and its payload, checksum verified.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// The JSON header: the table's kind and parameters.
+    pub header: serde_json::Value,
+    /// The raw payload.
+    pub payload: Vec<u8>,
+}
+
+/// Writes a table atomically (see [`crate::atomic_write`]).
+///
+/// ```
+/// use zermelo_store::table;
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("t.zt");
+/// let header = serde_json::json!({"kind": "example", "length": 3});
+/// table::write(&path, &header, &[1, 2, 3]).unwrap();
+/// let back = table::read(&path).unwrap();
+/// assert_eq!(back.header["length"], 3);
+/// assert_eq!(back.payload, vec![1, 2, 3]);
+/// ```
+pub fn write(path: &Path, header: &serde_json::Value, payload: &[u8]) -> Result<(), StoreError> {
+    let header_bytes = serde_json::to_vec(header).expect("a JSON value always serialises");
+    let header_len = u32::try_from(header_bytes.len())
+        .map_err(|_| StoreError::io(path, std::io::Error::other("table header too large")))?;
+    atomic_write_with(path, |file| {
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let mut crc = crc32fast::Hasher::new();
+        let mut put = |bytes: &[u8]| -> std::io::Result<()> {
+            crc.update(bytes);
+            out.write_all(bytes)
+        };
+        put(MAGIC)?;
+        put(&VERSION.to_le_bytes())?;
+        put(&header_len.to_le_bytes())?;
+        put(&(payload.len() as u64).to_le_bytes())?;
+        put(&header_bytes)?;
+        put(payload)?;
+        let sum = crc.finalize();
+        out.write_all(&sum.to_le_bytes())?;
+        out.flush()
+    })
+}
+
+/// Reads a table back, verifying its magic, version, length and checksum.
+pub fn read(path: &Path) -> Result<Table, StoreError> {
+    let mut file = File::open(path).map_err(|e| StoreError::io(path, e))?;
+    let file_len = file.metadata().map_err(|e| StoreError::io(path, e))?.len();
+    let mut prefix = [0u8; PREFIX];
+    if file_len < (PREFIX + SUFFIX) as u64 {
+        return Err(StoreError::corrupt(
+            path,
+            "file is shorter than a table header",
+        ));
+    }
+    file.read_exact(&mut prefix)
+        .map_err(|e| StoreError::io(path, e))?;
+    if &prefix[..8] != MAGIC {
+        return Err(StoreError::BadMagic {
+            path: path.to_path_buf(),
+            what: "table",
+        });
+    }
+    let version = u32::from_le_bytes(prefix[8..12].try_into().unwrap());
+    if version != VERSION {
+        return Err(StoreError::Version {
+            path: path.to_path_buf(),
+            found: version,
+            supported: VERSION,
+        });
+    }
+    let header_len = u64::from(u32::from_le_bytes(prefix[12..16].try_into().unwrap()));
+    let payload_len = u64::from_le_bytes(prefix[16..24].try_into().unwrap());
+    let expected = (PREFIX as u64 + SUFFIX as u64)
+        .checked_add(header_len)
+        .and_then(|n| n.checked_add(payload_len));
+    if expected != Some(file_len) {
+        return Err(StoreError::corrupt(
+            path,
+            format!(
+                "file is {file_len} bytes, its header announces {}",
+                expected.map_or("an impossible length".to_string(), |n| format!("{n}"))
+            ),
+        ));
+    }
+    // The length was checked against the real file size, so these allocations are bounded by it.
+    let mut rest = vec![0u8; (file_len - PREFIX as u64) as usize];
+    file.read_exact(&mut rest)
+        .map_err(|e| StoreError::io(path, e))?;
+    let (body, sum) = rest.split_at(rest.len() - SUFFIX);
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&prefix);
+    crc.update(body);
+    let stored = u32::from_le_bytes(sum.try_into().unwrap());
+    if crc.finalize() != stored {
+        return Err(StoreError::corrupt(path, "checksum mismatch"));
+    }
+    let (header_bytes, payload) = body.split_at(header_len as usize);
+    let header = serde_json::from_slice(header_bytes)
+        .map_err(|e| StoreError::corrupt(path, format!("header is not JSON: {e}")))?;
+    Ok(Table {
+        header,
+        payload: payload.to_vec(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn sample(dir: &Path) -> std::path::PathBuf {
+        let path = dir.join("t.zt");
+        let payload: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        write(&path, &json!({"kind": "test", "n": 1000}), &payload).unwrap();
+        path
+    }
+
+    #[test]
+    fn round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sample(dir.path());
+        let t = read(&path).unwrap();
+        assert_eq!(t.header, json!({"kind": "test", "n": 1000}));
+        assert_eq!(t.payload.len(), 1000);
+        assert_eq!(t.payload[10], 70);
+    }
+
+    #[test]
+    fn every_single_byte_flip_is_detected() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sample(dir.path());
+        let good = std::fs::read(&path).unwrap();
+        for i in (0..good.len()).step_by(7) {
+            let mut bad = good.clone();
+            bad[i] ^= 0x10;
+            std::fs::write(&path, &bad).unwrap();
+            assert!(read(&path).is_err(), "flip at byte {i} went unnoticed");
+        }
+    }
+
+    #[test]
+    fn truncation_is_detected_at_every_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sample(dir.path());
+        let good = std::fs::read(&path).unwrap();
+        for len in (0..good.len()).step_by(13) {
+            std::fs::write(&path, &good[..len]).unwrap();
+            let err = read(&path).unwrap_err();
+            assert!(
+                matches!(err, StoreError::Corrupt { .. }),
+                "length {len}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_files_are_refused_by_magic() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x");
+        std::fs::write(&path, vec![b'{'; 64]).unwrap();
+        assert!(matches!(read(&path), Err(StoreError::BadMagic { .. })));
+    }
+}
