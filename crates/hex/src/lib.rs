@@ -1,1 +1,24 @@
-//! zermelo-hex: Hex on small boards.
+//! zermelo-hex: Hex on boards from 1x1 to 11x11.
+//!
+//! - [`Bitboard`], [`Geometry`]: cells as bits of a `u128`, neighbourhoods and connection tests
+//!   by shifts.
+//! - [`Cell`], [`Position`], [`Player`]: names, moves and diagrams, following HexWiki: Black moves
+//!   first and connects row 1 to row n; White connects column a to the last column.
+//! - [`Solver`]: the exact solver (normal or misère play), parallel with rayon, sharing one
+//!   lock-free [`TranspositionTable`].
+
+mod bitboard;
+mod cell;
+mod error;
+mod geometry;
+mod position;
+mod solver;
+mod tt;
+
+pub use bitboard::{Bitboard, Cells};
+pub use cell::Cell;
+pub use error::HexError;
+pub use geometry::{Geometry, MAX_SIZE};
+pub use position::{Player, Position};
+pub use solver::{Opening, Rules, Solution, Solver, SolverConfig};
+pub use tt::{TranspositionTable, TtData, MAX_TT_MB};

@@ -1,0 +1,29 @@
+use crate::MAX_SIZE;
+
+/// What can be wrong with a board size, a position or a request.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HexError {
+    /// The board size is outside 1..=11.
+    #[error("board size {0} is out of range (zermelo handles 1 to {MAX_SIZE})")]
+    BadSize(usize),
+    /// A cell name that is malformed or off the board.
+    #[error("'{text}' is not a cell of a {size}x{size} board (cells are a column letter and a row number, like c2)")]
+    BadCell {
+        /// The text given.
+        text: String,
+        /// The board size.
+        size: usize,
+    },
+    /// A move on a cell that already holds a stone.
+    #[error("cell {0} is already occupied")]
+    Occupied(String),
+    /// A move after the game has ended.
+    #[error("the game is already over: {0} has connected")]
+    GameOver(&'static str),
+    /// A table size that is out of range or does not fit in memory.
+    #[error("{0}")]
+    BadTable(String),
+    /// A diagram or stone set that is not a position of the game.
+    #[error("not a valid position: {0}")]
+    BadPosition(String),
+}

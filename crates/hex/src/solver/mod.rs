@@ -1,0 +1,243 @@
+//! The exact solver: who wins a position with perfect play, and with which moves.
+//!
+//! [`Solver`] owns a [`TranspositionTable`] and a rayon thread pool; several solves on one
+//! solver (the openings of a board, say) share the table, whose entries are exact results and
+//! stay valid from one solve to the next.
+
+mod search;
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::tt::TranspositionTable;
+use crate::{Cell, HexError, Player, Position};
+use search::{Analysis, Node, Search};
+
+/// Which game is played: normal Hex (connecting wins) or misère Hex (connecting loses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Rules {
+    /// The player who connects their edges wins.
+    #[default]
+    Normal,
+    /// Misère Hex, also called Reverse Hex or Rex: the player who connects their edges loses.
+    Misere,
+}
+
+/// How a [`Solver`] is set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverConfig {
+    /// Normal or misère play.
+    pub rules: Rules,
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub tt_mb: usize,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig {
+            rules: Rules::Normal,
+            threads: 0,
+            tt_mb: 256,
+        }
+    }
+}
+
+/// The answer for one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// The player to move in the position solved.
+    pub to_move: Player,
+    /// The player who wins with perfect play.
+    pub winner: Player,
+    /// A winning move for the side to move, when it wins: the first in the solver's fixed move
+    /// order, so the same for every thread count.
+    pub winning_move: Option<Cell>,
+    /// Every winning move of the side to move (empty if it loses), when asked for.
+    pub winning_moves: Option<Vec<Cell>>,
+    /// Search nodes visited (varies with the thread count and the table's contents).
+    pub nodes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// The value of one first move on the empty board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening {
+    /// Black's first stone.
+    pub cell: Cell,
+    /// Whether Black, having opened there, wins with perfect play.
+    pub first_player_wins: bool,
+    /// Search nodes visited.
+    pub nodes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// The exact solver: a transposition table and a thread pool (see the module documentation).
+///
+/// ```
+/// use zermelo_hex::{Player, Position, Rules, Solver, SolverConfig};
+/// let solver = Solver::new(SolverConfig { tt_mb: 16, ..SolverConfig::default() }).unwrap();
+/// let s = solver.solve(&Position::new(3).unwrap(), true).unwrap();
+/// assert_eq!(s.winner, Player::Black);
+/// // On 3x3 the centre and the two ends of the short diagonal win... and more: ask the solver.
+/// assert!(s.winning_moves.unwrap().iter().any(|c| c.to_string() == "b2"));
+/// ```
+pub struct Solver {
+    tt: TranspositionTable,
+    rules: Rules,
+    pool: rayon::ThreadPool,
+}
+
+impl Solver {
+    /// A solver with its table allocated and its threads started.
+    pub fn new(config: SolverConfig) -> Result<Solver, HexError> {
+        let tt = TranspositionTable::with_megabytes(config.tt_mb)?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(config.threads)
+            .build()
+            .map_err(|e| HexError::BadTable(format!("cannot start the worker threads: {e}")))?;
+        Ok(Solver {
+            tt,
+            rules: config.rules,
+            pool,
+        })
+    }
+
+    /// The rules this solver plays.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The number of worker threads.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// The transposition table (for its statistics).
+    #[must_use]
+    pub fn table(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// Whether the side to move in `node` wins, `node` being a position whose game is not over.
+    fn value(&self, search: &Search<'_>, node: Node) -> bool {
+        search.par_search(node)
+    }
+
+    /// The value for the side to move of the move on bit `cell`: whether it wins.
+    fn move_wins(&self, search: &Search<'_>, node: Node, cell: usize) -> bool {
+        let child = node.play(cell);
+        let g = search.g;
+        let connects = if node.black_to_move {
+            g.connects(child.black, g.north, g.south)
+        } else {
+            g.connects(child.white, g.west, g.east)
+        };
+        if connects {
+            return self.rules == Rules::Normal;
+        }
+        !self.value(search, child)
+    }
+
+    /// Solves a position: the winner, a winning move, and with `all` every winning move.
+    ///
+    /// Fails if the game is already over in `position`.
+    pub fn solve(&self, position: &Position, all: bool) -> Result<Solution, HexError> {
+        if let Some(p) = position.connected() {
+            return Err(HexError::GameOver(p.name()));
+        }
+        let start = Instant::now();
+        let n = position.size();
+        let search = Search::new(&self.tt, self.rules, n);
+        let node = Node {
+            black: position.black(),
+            white: position.white(),
+            black_to_move: position.to_move() == Player::Black,
+        };
+        let (winning_move, winning_moves) = self.pool.install(|| {
+            if all {
+                let cells: Vec<usize> = search.ordered(position.empty()).collect();
+                let wins: Vec<usize> = cells
+                    .par_iter()
+                    .copied()
+                    .filter(|&c| self.move_wins(&search, node, c))
+                    .collect();
+                let mut list: Vec<Cell> = wins.iter().map(|&c| Cell::from_index(c, n)).collect();
+                list.sort();
+                (wins.first().copied(), Some(list))
+            } else {
+                let first = match search.analyse(node) {
+                    Analysis::Decided(true, m) => m,
+                    Analysis::Decided(false, _) => None,
+                    Analysis::Moves(moves) => {
+                        let moves: Vec<usize> = search.ordered(moves).collect();
+                        moves
+                            .par_iter()
+                            .copied()
+                            .find_first(|&c| self.move_wins(&search, node, c))
+                    }
+                };
+                (first, None)
+            }
+        });
+        let to_move = position.to_move();
+        Ok(Solution {
+            to_move,
+            winner: if winning_move.is_some() {
+                to_move
+            } else {
+                to_move.opponent()
+            },
+            winning_move: winning_move.map(|c| Cell::from_index(c, n)),
+            winning_moves,
+            nodes: search.nodes.load(Ordering::Relaxed),
+            seconds: start.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Solves every first move on the empty n x n board, in parallel. `on_done` is called (from
+    /// any thread) as each opening is settled. The list is in cell order (a1, b1, ...).
+    ///
+    /// A cell and its 180° rotation have the same value; the second is answered from the first's
+    /// table entries, so each pair costs one search.
+    pub fn openings(
+        &self,
+        n: usize,
+        on_done: impl Fn(&Opening) + Sync,
+    ) -> Result<Vec<Opening>, HexError> {
+        let empty = Position::new(n)?;
+        let node = Node {
+            black: empty.black(),
+            white: empty.white(),
+            black_to_move: true,
+        };
+        let cells: Vec<usize> = (0..n * n).collect();
+        let mut list: Vec<Opening> = self.pool.install(|| {
+            cells
+                .par_iter()
+                .map(|&c| {
+                    let start = Instant::now();
+                    let search = Search::new(&self.tt, self.rules, n);
+                    let wins = self.move_wins(&search, node, c);
+                    let opening = Opening {
+                        cell: Cell::from_index(c, n),
+                        first_player_wins: wins,
+                        nodes: search.nodes.load(Ordering::Relaxed),
+                        seconds: start.elapsed().as_secs_f64(),
+                    };
+                    on_done(&opening);
+                    opening
+                })
+                .collect()
+        });
+        list.sort_by_key(|o| o.cell.index(n));
+        Ok(list)
+    }
+}

@@ -1,0 +1,294 @@
+//! [`TranspositionTable`]: a fixed-size, lock-free table of solved positions shared by all search
+//! threads.
+//!
+//! Each entry holds the whole position (both stone sets, four words) next to its result, so a hit
+//! is only taken when the stored position equals the probed one bit for bit: a hash collision
+//! can make two positions compete for a slot, never make one borrow the other's result. Entries
+//! are guarded by a per-entry sequence number (a seqlock): a writer makes it odd while it writes
+//! and even again afterwards, and a reader accepts what it read only if the number was even and
+//! unchanged around its reads, so a torn read (half of one entry, half of another) is discarded.
+//! A writer that finds an entry being written skips its store, so no thread ever waits.
+//!
+//! Slots come in pairs: the first keeps the entry that cost the most work to prove, the second
+//! always takes the newest, so expensive proofs survive a flood of cheap ones.
+
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+
+use crate::Bitboard;
+
+/// Bytes per entry: sequence, four position words, data.
+const ENTRY_BYTES: usize = 6 * 8;
+
+/// What the table remembers about a position, from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtData {
+    /// Whether the side to move wins.
+    pub win: bool,
+    /// A winning move (for a win) or the move searched last (for a loss), as a bit index.
+    pub best: Option<u8>,
+    /// The work spent proving it, as log2 of the node count (0..=63).
+    pub work: u8,
+}
+
+impl TtData {
+    fn pack(self) -> u64 {
+        // Bit 0 marks the entry as used, so an all-zero slot never matches the empty board.
+        1 | u64::from(self.win) << 1
+            | u64::from(self.work & 63) << 2
+            | u64::from(self.best.unwrap_or(u8::MAX)) << 8
+    }
+
+    fn unpack(d: u64) -> Option<TtData> {
+        if d & 1 == 0 {
+            return None;
+        }
+        let best = (d >> 8) as u8;
+        Some(TtData {
+            win: d >> 1 & 1 == 1,
+            best: (best != u8::MAX).then_some(best),
+            work: (d >> 2 & 63) as u8,
+        })
+    }
+}
+
+struct Entry {
+    seq: AtomicU64,
+    key: [AtomicU64; 4],
+    data: AtomicU64,
+}
+
+impl Entry {
+    fn new() -> Entry {
+        Entry {
+            seq: AtomicU64::new(0),
+            key: std::array::from_fn(|_| AtomicU64::new(0)),
+            data: AtomicU64::new(0),
+        }
+    }
+}
+
+/// A fixed-size, lock-free transposition table (see the module documentation).
+///
+/// ```
+/// use zermelo_hex::{Bitboard, TranspositionTable, TtData};
+/// let tt = TranspositionTable::with_megabytes(1).unwrap();
+/// let (b, w) = (Bitboard(0b01), Bitboard(0b10));
+/// assert_eq!(tt.probe(b, w), None);
+/// tt.store(b, w, TtData { win: true, best: Some(3), work: 5 });
+/// assert_eq!(tt.probe(b, w).unwrap().best, Some(3));
+/// assert_eq!(tt.probe(w, b), None);
+/// ```
+pub struct TranspositionTable {
+    entries: Box<[Entry]>,
+    /// Number of slot pairs minus one (a power of two minus one).
+    mask: usize,
+}
+
+/// The largest table zermelo will allocate, in MiB (a guard against typos such as an extra 0).
+pub const MAX_TT_MB: usize = 1 << 20;
+
+impl TranspositionTable {
+    /// A table using about `mb` MiB (rounded down to a power of two entries; at least 2 pairs).
+    ///
+    /// Fails, without allocating, when `mb` is 0 or more than [`MAX_TT_MB`] or the allocation
+    /// is refused by the system.
+    pub fn with_megabytes(mb: usize) -> Result<TranspositionTable, crate::HexError> {
+        if mb == 0 || mb > MAX_TT_MB {
+            return Err(crate::HexError::BadTable(format!(
+                "transposition table size {mb} MiB is out of range (1 to {MAX_TT_MB})"
+            )));
+        }
+        let wanted = mb * (1 << 20) / ENTRY_BYTES;
+        let pairs = (wanted / 2).max(2);
+        let pairs = 1usize << (usize::BITS - 1 - pairs.leading_zeros());
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(pairs * 2).map_err(|_| {
+            crate::HexError::BadTable(format!(
+                "cannot allocate a {mb} MiB transposition table: not enough memory"
+            ))
+        })?;
+        entries.extend((0..pairs * 2).map(|_| Entry::new()));
+        Ok(TranspositionTable {
+            entries: entries.into_boxed_slice(),
+            mask: pairs - 1,
+        })
+    }
+
+    /// The number of entries.
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The number of entries in use (a full scan; for statistics at the end of a run).
+    #[must_use]
+    pub fn used(&self) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| e.data.load(Ordering::Relaxed) & 1 == 1)
+            .count()
+    }
+
+    #[inline(always)]
+    fn words(black: Bitboard, white: Bitboard) -> [u64; 4] {
+        [
+            black.0 as u64,
+            (black.0 >> 64) as u64,
+            white.0 as u64,
+            (white.0 >> 64) as u64,
+        ]
+    }
+
+    #[inline(always)]
+    fn pair(&self, k: &[u64; 4]) -> usize {
+        let mut h = k[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ k[1].rotate_left(17).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ k[2].wrapping_mul(0x1656_67B1_9E37_79F9).rotate_left(31)
+            ^ k[3].rotate_left(47).wrapping_mul(0x85EB_CA77_C2B2_AE63);
+        h ^= h >> 29;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h ^= h >> 32;
+        (h as usize & self.mask) * 2
+    }
+
+    /// Reads one entry consistently; `None` if it is being written or was changed meanwhile.
+    #[inline(always)]
+    fn read(entry: &Entry) -> Option<([u64; 4], u64)> {
+        let s1 = entry.seq.load(Ordering::Acquire);
+        if s1 & 1 == 1 {
+            return None;
+        }
+        let key = [
+            entry.key[0].load(Ordering::Relaxed),
+            entry.key[1].load(Ordering::Relaxed),
+            entry.key[2].load(Ordering::Relaxed),
+            entry.key[3].load(Ordering::Relaxed),
+        ];
+        let data = entry.data.load(Ordering::Relaxed);
+        fence(Ordering::Acquire);
+        (entry.seq.load(Ordering::Relaxed) == s1).then_some((key, data))
+    }
+
+    /// The stored result of exactly this position, if any.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, black: Bitboard, white: Bitboard) -> Option<TtData> {
+        let k = Self::words(black, white);
+        let base = self.pair(&k);
+        for entry in &self.entries[base..base + 2] {
+            if let Some((key, data)) = Self::read(entry) {
+                if key == k {
+                    if let Some(d) = TtData::unpack(data) {
+                        return Some(d);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Keeps the costlier proof in the first slot of the pair; the newest goes
+    /// to the second. Skips the store if another thread is writing the chosen slot.
+    #[inline]
+    pub fn store(&self, black: Bitboard, white: Bitboard, data: TtData) {
+        let k = Self::words(black, white);
+        let base = self.pair(&k);
+        let first = &self.entries[base];
+        let keeper = TtData::unpack(first.data.load(Ordering::Relaxed));
+        let same_as_first = Self::read(first).is_some_and(|(key, _)| key == k);
+        let slot = match keeper {
+            None => first,
+            Some(_) if same_as_first => first,
+            Some(old) if data.work >= old.work => first,
+            Some(_) => &self.entries[base + 1],
+        };
+        Self::write(slot, &k, data.pack());
+    }
+
+    #[inline(always)]
+    fn write(entry: &Entry, key: &[u64; 4], data: u64) {
+        let s = entry.seq.load(Ordering::Relaxed);
+        if s & 1 == 1
+            || entry
+                .seq
+                .compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        fence(Ordering::Release);
+        for (slot, word) in entry.key.iter().zip(key) {
+            slot.store(*word, Ordering::Relaxed);
+        }
+        entry.data.store(data, Ordering::Relaxed);
+        entry.seq.store(s + 2, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colliding_positions_never_share_a_result() {
+        // A tiny table: every position competes for the same few slots.
+        let tt = TranspositionTable::with_megabytes(1).unwrap();
+        let tiny = TranspositionTable {
+            entries: (0..4).map(|_| Entry::new()).collect(),
+            mask: 1,
+        };
+        for t in [&tt, &tiny] {
+            for i in 0..500u32 {
+                let b = Bitboard(u128::from(i) * 0x1_0001);
+                let w = Bitboard(u128::from(i) << 70);
+                t.store(b, w, TtData { win: i % 3 == 0, best: Some((i % 100) as u8), work: (i % 60) as u8 });
+                let got = t.probe(b, w).expect("just stored: a slot was free to take it");
+                assert_eq!(got.win, i % 3 == 0);
+            }
+            for i in 0..500u32 {
+                let b = Bitboard(u128::from(i) * 0x1_0001);
+                let w = Bitboard(u128::from(i) << 70);
+                if let Some(got) = t.probe(b, w) {
+                    assert_eq!(got.win, i % 3 == 0, "entry {i}");
+                    assert_eq!(got.best, Some((i % 100) as u8));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn concurrent_writers_and_readers_never_see_torn_entries() {
+        let tt = TranspositionTable {
+            entries: (0..8).map(|_| Entry::new()).collect(),
+            mask: 3,
+        };
+        // The result is a function of the position, so any accepted read can be checked.
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let x = (i * 7 + t) % 64;
+                        let b = Bitboard(u128::from(x) | u128::from(x) << 80);
+                        let w = Bitboard(u128::from(x ^ 0x2a) << 3);
+                        let expected = x % 2 == 0;
+                        tt.store(b, w, TtData { win: expected, best: Some(x as u8), work: (x % 7) as u8 });
+                        let y = (i * 13 + 5 * t) % 64;
+                        let b = Bitboard(u128::from(y) | u128::from(y) << 80);
+                        let w = Bitboard(u128::from(y ^ 0x2a) << 3);
+                        if let Some(d) = tt.probe(b, w) {
+                            assert_eq!(d.win, y % 2 == 0);
+                            assert_eq!(d.best, Some(y as u8));
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn absurd_sizes_are_refused() {
+        assert!(TranspositionTable::with_megabytes(0).is_err());
+        assert!(TranspositionTable::with_megabytes(MAX_TT_MB + 1).is_err());
+    }
+}
