@@ -6,12 +6,15 @@
 //!   first and connects row 1 to row n; White connects column a to the last column.
 //! - [`Solver`]: the exact solver (normal or misère play), parallel with rayon, sharing one
 //!   lock-free [`TranspositionTable`].
+//! - [`retro`]: the independent retrograde oracle, every position of a board up to 4x4 solved
+//!   bottom-up, used by the tests as ground truth for the search.
 
 mod bitboard;
 mod cell;
 mod error;
 mod geometry;
 mod position;
+pub mod retro;
 mod solver;
 mod tt;
 
