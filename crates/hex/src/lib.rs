@@ -24,4 +24,4 @@ pub use error::HexError;
 pub use geometry::{Geometry, MAX_SIZE};
 pub use position::{Player, Position};
 pub use solver::{Opening, Rules, Solution, Solver, SolverConfig};
-pub use tt::{TranspositionTable, TtData, MAX_TT_MB};
+pub use tt::{TranspositionTable, TtData, MAX_PN, MAX_TT_MB};

@@ -103,7 +103,10 @@ impl Position {
     /// `"c2 b3 d1"` (cells separated by spaces or commas).
     pub fn from_moves(n: usize, moves: &str) -> Result<Position, HexError> {
         let mut p = Position::new(n)?;
-        for text in moves.split([' ', ',', '\t', '\n']).filter(|t| !t.is_empty()) {
+        for text in moves
+            .split([' ', ',', '\t', '\n'])
+            .filter(|t| !t.is_empty())
+        {
             let cell = Cell::parse(text, n)?;
             p = p.play(cell)?;
         }

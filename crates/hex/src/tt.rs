@@ -21,32 +21,74 @@ const ENTRY_BYTES: usize = 6 * 8;
 
 /// What the table remembers about a position, from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TtData {
-    /// Whether the side to move wins.
-    pub win: bool,
-    /// A winning move (for a win) or the move searched last (for a loss), as a bit index.
-    pub best: Option<u8>,
-    /// The work spent proving it, as log2 of the node count (0..=63).
-    pub work: u8,
+pub enum TtData {
+    /// The value is proven.
+    Solved {
+        /// Whether the side to move wins.
+        win: bool,
+        /// A winning move (for a win), as a bit index.
+        best: Option<u8>,
+        /// The work spent proving it, as log2 of the node count (0..=63).
+        work: u8,
+    },
+    /// Not yet proven: the proof and disproof numbers of a proof-number search (estimates of
+    /// the work left to prove a win and a loss), each below [`MAX_PN`].
+    Open {
+        /// Proof number: the estimated work to prove the side to move wins.
+        pn: u32,
+        /// Disproof number: the estimated work to prove the side to move loses.
+        dn: u32,
+        /// The work spent so far, as log2 of the node count (0..=63).
+        work: u8,
+    },
 }
 
+/// The largest proof or disproof number an open entry stores; larger ones are capped.
+pub const MAX_PN: u32 = (1 << 23) - 1;
+
 impl TtData {
+    /// The work recorded (log2 of nodes), which decides what the table keeps.
+    #[must_use]
+    pub fn work(self) -> u8 {
+        match self {
+            TtData::Solved { work, .. } | TtData::Open { work, .. } => work,
+        }
+    }
+
     fn pack(self) -> u64 {
         // Bit 0 marks the entry as used, so an all-zero slot never matches the empty board.
-        1 | u64::from(self.win) << 1
-            | u64::from(self.work & 63) << 2
-            | u64::from(self.best.unwrap_or(u8::MAX)) << 8
+        match self {
+            TtData::Solved { win, best, work } => {
+                1 | u64::from(win) << 1
+                    | u64::from(work & 63) << 2
+                    | u64::from(best.unwrap_or(u8::MAX)) << 8
+            }
+            TtData::Open { pn, dn, work } => {
+                1 | 1 << 16
+                    | u64::from(work & 63) << 2
+                    | u64::from(pn.min(MAX_PN)) << 17
+                    | u64::from(dn.min(MAX_PN)) << 40
+            }
+        }
     }
 
     fn unpack(d: u64) -> Option<TtData> {
         if d & 1 == 0 {
             return None;
         }
+        let work = (d >> 2 & 63) as u8;
+        if d >> 16 & 1 == 1 {
+            return Some(TtData::Open {
+                pn: (d >> 17) as u32 & MAX_PN,
+                dn: (d >> 40) as u32 & MAX_PN,
+                work,
+            });
+        }
         let best = (d >> 8) as u8;
-        Some(TtData {
+        Some(TtData::Solved {
             win: d >> 1 & 1 == 1,
             best: (best != u8::MAX).then_some(best),
-            work: (d >> 2 & 63) as u8,
+            work,
         })
     }
 }
@@ -74,8 +116,9 @@ impl Entry {
 /// let tt = TranspositionTable::with_megabytes(1).unwrap();
 /// let (b, w) = (Bitboard(0b01), Bitboard(0b10));
 /// assert_eq!(tt.probe(b, w), None);
-/// tt.store(b, w, TtData { win: true, best: Some(3), work: 5 });
-/// assert_eq!(tt.probe(b, w).unwrap().best, Some(3));
+/// let proven = TtData::Solved { win: true, best: Some(3), work: 5 };
+/// tt.store(b, w, proven);
+/// assert_eq!(tt.probe(b, w), Some(proven));
 /// assert_eq!(tt.probe(w, b), None);
 /// ```
 pub struct TranspositionTable {
@@ -199,7 +242,7 @@ impl TranspositionTable {
         let slot = match keeper {
             None => first,
             Some(_) if same_as_first => first,
-            Some(old) if data.work >= old.work => first,
+            Some(old) if data.work() >= old.work() => first,
             Some(_) => &self.entries[base + 1],
         };
         Self::write(slot, &k, data.pack());
@@ -229,6 +272,14 @@ impl TranspositionTable {
 mod tests {
     use super::*;
 
+    fn solved(win: bool, best: u8, work: u8) -> TtData {
+        TtData::Solved {
+            win,
+            best: Some(best),
+            work,
+        }
+    }
+
     #[test]
     fn colliding_positions_never_share_a_result() {
         // A tiny table: every position competes for the same few slots.
@@ -241,16 +292,17 @@ mod tests {
             for i in 0..500u32 {
                 let b = Bitboard(u128::from(i) * 0x1_0001);
                 let w = Bitboard(u128::from(i) << 70);
-                t.store(b, w, TtData { win: i % 3 == 0, best: Some((i % 100) as u8), work: (i % 60) as u8 });
-                let got = t.probe(b, w).expect("just stored: a slot was free to take it");
-                assert_eq!(got.win, i % 3 == 0);
+                t.store(b, w, solved(i % 3 == 0, (i % 100) as u8, (i % 60) as u8));
+                let got = t
+                    .probe(b, w)
+                    .expect("just stored: a slot was free to take it");
+                assert_eq!(got, solved(i % 3 == 0, (i % 100) as u8, (i % 60) as u8));
             }
             for i in 0..500u32 {
                 let b = Bitboard(u128::from(i) * 0x1_0001);
                 let w = Bitboard(u128::from(i) << 70);
                 if let Some(got) = t.probe(b, w) {
-                    assert_eq!(got.win, i % 3 == 0, "entry {i}");
-                    assert_eq!(got.best, Some((i % 100) as u8));
+                    assert_eq!(got, solved(i % 3 == 0, (i % 100) as u8, (i % 60) as u8));
                 }
             }
         }
@@ -272,13 +324,30 @@ mod tests {
                         let b = Bitboard(u128::from(x) | u128::from(x) << 80);
                         let w = Bitboard(u128::from(x ^ 0x2a) << 3);
                         let expected = x % 2 == 0;
-                        tt.store(b, w, TtData { win: expected, best: Some(x as u8), work: (x % 7) as u8 });
+                        let data = if x % 3 == 0 {
+                            TtData::Open {
+                                pn: x as u32 * 1000,
+                                dn: MAX_PN,
+                                work: 1,
+                            }
+                        } else {
+                            solved(expected, x as u8, (x % 7) as u8)
+                        };
+                        tt.store(b, w, data);
                         let y = (i * 13 + 5 * t) % 64;
                         let b = Bitboard(u128::from(y) | u128::from(y) << 80);
                         let w = Bitboard(u128::from(y ^ 0x2a) << 3);
                         if let Some(d) = tt.probe(b, w) {
-                            assert_eq!(d.win, y % 2 == 0);
-                            assert_eq!(d.best, Some(y as u8));
+                            let want = if y % 3 == 0 {
+                                TtData::Open {
+                                    pn: y as u32 * 1000,
+                                    dn: MAX_PN,
+                                    work: 1,
+                                }
+                            } else {
+                                solved(y % 2 == 0, y as u8, (y % 7) as u8)
+                            };
+                            assert_eq!(d, want);
                         }
                     }
                 });

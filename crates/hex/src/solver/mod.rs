@@ -5,6 +5,7 @@
 //! stay valid from one solve to the next.
 
 mod search;
+mod vc;
 
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -56,7 +57,8 @@ pub struct Solution {
     /// A winning move for the side to move, when it wins: the first in the solver's fixed move
     /// order, so the same for every thread count.
     pub winning_move: Option<Cell>,
-    /// Every winning move of the side to move (empty if it loses), when asked for.
+    /// Every winning move of the side to move (empty if it loses), in cell order (a1, b1, ...,
+    /// a2, ...), when asked for.
     pub winning_moves: Option<Vec<Cell>>,
     /// Search nodes visited (varies with the thread count and the table's contents).
     pub nodes: u64,
@@ -170,7 +172,7 @@ impl Solver {
                     .filter(|&c| self.move_wins(&search, node, c))
                     .collect();
                 let mut list: Vec<Cell> = wins.iter().map(|&c| Cell::from_index(c, n)).collect();
-                list.sort();
+                list.sort_by_key(|c| c.index(n));
                 (wins.first().copied(), Some(list))
             } else {
                 let first = match search.analyse(node) {

@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::tt::{TranspositionTable, TtData};
+use crate::tt::{TranspositionTable, TtData, MAX_PN};
 use crate::{Bitboard, Geometry};
 
+use super::vc::{self, Chain};
 use super::Rules;
 
 /// A position inside the search: both stone sets and who is to move.
@@ -57,6 +58,8 @@ pub(crate) struct Search<'a> {
     /// Nodes at or above this many empty cells are split between threads.
     pub split_empties: u32,
     pub nodes: AtomicU64,
+    /// Ziggurats of the north, south, west and east edges.
+    zigs: [Vec<(u8, Bitboard)>; 4],
 }
 
 impl<'a> Search<'a> {
@@ -69,6 +72,7 @@ impl<'a> Search<'a> {
             order: centre_first(n),
             split_empties: (n * n).saturating_sub(4).max(1) as u32,
             nodes: AtomicU64::new(0),
+            zigs: edge_ziggurats(g),
         }
     }
 
@@ -105,6 +109,7 @@ impl<'a> Search<'a> {
             (node.white, node.black)
         };
         let (ma, mb, ta, tb) = self.edges(node.black_to_move);
+        let (mz, tz) = if node.black_to_move { (0, 2) } else { (2, 0) };
         let own_connecting = g.winning_cells(mine, empty, ma, mb);
         let mut moves = match self.rules {
             Rules::Normal => {
@@ -112,11 +117,45 @@ impl<'a> Search<'a> {
                     return Analysis::Decided(true, Some(i));
                 }
                 let threats = g.winning_cells(theirs, empty, ta, tb);
-                match threats.count() {
+                let mut moves = match threats.count() {
                     0 => empty,
                     1 => threats,
                     _ => return Analysis::Decided(false, None),
+                };
+                match vc::chain(
+                    g,
+                    &self.zigs[mz],
+                    &self.zigs[mz + 1],
+                    mine,
+                    empty,
+                    ma,
+                    mb,
+                    true,
+                ) {
+                    Chain::Full(carrier) => {
+                        return Analysis::Decided(true, self.first_in_order(carrier))
+                    }
+                    Chain::Semi(key, _) => return Analysis::Decided(true, Some(key)),
+                    Chain::None => {}
                 }
+                match vc::chain(
+                    g,
+                    &self.zigs[tz],
+                    &self.zigs[tz + 1],
+                    theirs,
+                    empty,
+                    ta,
+                    tb,
+                    true,
+                ) {
+                    Chain::Full(_) => return Analysis::Decided(false, None),
+                    Chain::Semi(key, carrier) => moves &= carrier.with(key),
+                    Chain::None => {}
+                }
+                if moves.is_empty() {
+                    return Analysis::Decided(false, None);
+                }
+                moves
             }
             Rules::Misere => {
                 let safe = empty.minus(own_connecting);
@@ -126,8 +165,11 @@ impl<'a> Search<'a> {
                 safe
             }
         };
-        if moves.count() > 1 && g.rotate(node.black) == node.black && g.rotate(node.white) == node.white {
-            moves = moves & self.lower_half();
+        if moves.count() > 1
+            && g.rotate(node.black) == node.black
+            && g.rotate(node.white) == node.white
+        {
+            moves &= self.lower_half();
         }
         Analysis::Moves(moves)
     }
@@ -144,10 +186,7 @@ impl<'a> Search<'a> {
         if set.is_empty() {
             return None;
         }
-        self.order
-            .iter()
-            .map(|&c| c as usize)
-            .find(|&c| set.has(c))
+        self.order.iter().map(|&c| c as usize).find(|&c| set.has(c))
     }
 
     /// The moves of `set` in search order.
@@ -174,35 +213,119 @@ impl<'a> Search<'a> {
 
     /// Sequential search: whether the side to move wins `node` (whose game is not over).
     pub fn search(&self, node: Node, nodes: &mut u64) -> bool {
+        let (pn, _) = self.dfpn(node, INF, INF, nodes);
+        debug_assert!(
+            pn == 0 || pn >= INF,
+            "an unbounded proof-number search ends solved"
+        );
+        pn == 0
+    }
+
+    /// The table's entry for a node, as (proof, disproof) numbers for its side to move:
+    /// (0, ∞) a proven win, (∞, 0) a proven loss.
+    #[inline(always)]
+    fn lookup(&self, kb: Bitboard, kw: Bitboard) -> Option<(u64, u64)> {
+        self.tt.probe(kb, kw).map(|d| match d {
+            TtData::Solved { win: true, .. } => (0, INF),
+            TtData::Solved { win: false, .. } => (INF, 0),
+            TtData::Open { pn, dn, .. } => (u64::from(pn), u64::from(dn)),
+        })
+    }
+
+    /// Depth-first proof-number search (df-pn) with the 1 + ε threshold trick.
+    ///
+    /// Returns the proof and disproof numbers of `node` for its side to move once one of them
+    /// reaches its threshold; with infinite thresholds it returns only when the node is solved.
+    /// Proven values come only from proven children, so they are exact whatever the numbers
+    /// (which only steer the search). Positions of Hex never repeat, so the table is a cache of
+    /// a directed acyclic graph and no cycle handling is needed.
+    ///
+    /// A child's first estimate comes from the cheap analysis: its side to move needs one move
+    /// to win and must see all its candidate moves refuted to lose, so moves that leave the
+    /// opponent few replies are tried first.
+    fn dfpn(&self, node: Node, th_pn: u64, th_dn: u64, nodes: &mut u64) -> (u64, u64) {
         *nodes += 1;
         let moves = match self.analyse(node) {
-            Analysis::Decided(win, _) => return win,
+            Analysis::Decided(true, _) => return (0, INF),
+            Analysis::Decided(false, _) => return (INF, 0),
             Analysis::Moves(m) => m,
         };
         let (kb, kw) = self.key(node);
-        if let Some(d) = self.tt.probe(kb, kw) {
-            return d.win;
-        }
         let start = *nodes;
+        // Children: (cell, proof, disproof) for the child's side to move.
+        let mut kids = [(0u8, 0u64, 0u64); 128];
+        let mut len = 0;
         for cell in self.ordered(moves) {
-            if !self.search(node.play(cell), nodes) {
-                self.remember(kb, kw, true, *nodes - start);
-                return true;
+            let child = node.play(cell);
+            let (cb, cw) = self.key(child);
+            let (cpn, cdn) = match self.lookup(cb, cw) {
+                Some(v) => v,
+                None => match self.analyse(child) {
+                    Analysis::Decided(true, _) => (0, INF),
+                    Analysis::Decided(false, _) => (INF, 0),
+                    Analysis::Moves(m) => (1, u64::from(m.count())),
+                },
+            };
+            if cdn == 0 {
+                self.store_solved(kb, kw, true, Some(cell as u8), 1);
+                return (0, INF);
             }
+            kids[len] = (cell as u8, cpn, cdn);
+            len += 1;
         }
-        self.remember(kb, kw, false, *nodes - start);
-        false
+        let kids = &mut kids[..len];
+        loop {
+            // pn = min over children of their disproof; dn = sum of their proof numbers.
+            let (mut pn, mut second, mut best) = (INF, INF, usize::MAX);
+            let mut dn = 0u64;
+            for (i, &(_, cpn, cdn)) in kids.iter().enumerate() {
+                if cdn < pn {
+                    second = pn;
+                    pn = cdn;
+                    best = i;
+                } else if cdn < second {
+                    second = cdn;
+                }
+                dn = (dn + cpn).min(INF);
+            }
+            if pn == 0 {
+                self.store_solved(kb, kw, true, Some(kids[best].0), *nodes - start);
+                return (0, INF);
+            }
+            if dn == 0 {
+                self.store_solved(kb, kw, false, None, *nodes - start);
+                return (INF, 0);
+            }
+            if pn >= th_pn || dn >= th_dn {
+                self.tt.store(
+                    kb,
+                    kw,
+                    TtData::Open {
+                        pn: pn.min(u64::from(MAX_PN)) as u32,
+                        dn: dn.min(u64::from(MAX_PN)) as u32,
+                        work: work_log(*nodes - start),
+                    },
+                );
+                return (pn, dn);
+            }
+            let (cell, cpn, _) = kids[best];
+            let child_th_pn = th_dn - (dn - cpn);
+            let child_th_dn = th_pn.min(second.saturating_add(second / 4).saturating_add(1));
+            let (npn, ndn) = self.dfpn(node.play(cell as usize), child_th_pn, child_th_dn, nodes);
+            kids[best].1 = npn;
+            kids[best].2 = ndn;
+        }
     }
 
     #[inline(always)]
-    fn remember(&self, kb: Bitboard, kw: Bitboard, win: bool, work: u64) {
+    fn store_solved(&self, kb: Bitboard, kw: Bitboard, win: bool, best: Option<u8>, work: u64) {
         self.tt.store(
             kb,
             kw,
-            TtData {
+            TtData::Solved {
                 win,
-                best: None,
-                work: (64 - work.leading_zeros()) as u8,
+                best,
+                work: work_log(work),
             },
         );
     }
@@ -223,8 +346,8 @@ impl<'a> Search<'a> {
             Analysis::Moves(m) => m,
         };
         let (kb, kw) = self.key(node);
-        if let Some(d) = self.tt.probe(kb, kw) {
-            return d.win;
+        if let Some(TtData::Solved { win, .. }) = self.tt.probe(kb, kw) {
+            return win;
         }
         let before = self.nodes.load(Ordering::Relaxed);
         let moves: Vec<usize> = self.ordered(moves).collect();
@@ -233,9 +356,18 @@ impl<'a> Search<'a> {
                 .par_iter()
                 .any(|&cell| !self.par_search(node.play(cell)));
         let work = self.nodes.load(Ordering::Relaxed).saturating_sub(before);
-        self.remember(kb, kw, win, work);
+        self.store_solved(kb, kw, win, None, work);
         win
     }
+}
+
+/// Infinity for proof numbers: far above any sum of stored (capped) numbers.
+const INF: u64 = u64::MAX / 4;
+
+/// log2 of a node count, rounded up: the work measure kept in the table.
+#[inline(always)]
+fn work_log(nodes: u64) -> u8 {
+    (64 - nodes.leading_zeros()) as u8
 }
 
 /// The cells of an n x n board ordered by hexagonal distance from the centre, nearest first
@@ -251,4 +383,25 @@ fn centre_first(n: usize) -> Vec<u8> {
     let mut cells: Vec<usize> = (0..n * n).collect();
     cells.sort_by_key(|&i| dist(i));
     cells.into_iter().map(|i| i as u8).collect()
+}
+
+/// The ziggurats of the four edges: north from the template, south by the 180° rotation, west
+/// and east by transposing those (which swaps the players' edges).
+fn edge_ziggurats(g: &Geometry) -> [Vec<(u8, Bitboard)>; 4] {
+    let north = vc::north_ziggurats(g.n);
+    let map = |f: &dyn Fn(usize) -> usize, c: Bitboard| {
+        c.cells().fold(Bitboard::EMPTY, |acc, i| acc.with(f(i)))
+    };
+    let cells = g.n * g.n;
+    let n = g.n;
+    let rot = |i: usize| cells - 1 - i;
+    let tr = |i: usize| (i % n) * n + i / n;
+    let tr_rot = |i: usize| tr(rot(i));
+    let image = |f: &dyn Fn(usize) -> usize| -> Vec<(u8, Bitboard)> {
+        north
+            .iter()
+            .map(|&(s, c)| (f(s as usize) as u8, map(f, c)))
+            .collect()
+    };
+    [north.clone(), image(&rot), image(&tr), image(&tr_rot)]
 }

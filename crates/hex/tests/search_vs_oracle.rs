@@ -1,0 +1,208 @@
+//! The search solver against the independent retrograde oracle: every legal 3x3 position and a
+//! large random sample of 4x4 positions, with either side to move, normal and misère play, one
+//! thread and two; and every winning move of each sampled position.
+
+use std::sync::OnceLock;
+
+use zermelo_hex::retro::{RetroTable, RetroValue};
+use zermelo_hex::{Bitboard, Player, Position, Rules, Solver, SolverConfig};
+
+fn oracle(n: usize, rules: Rules) -> &'static RetroTable {
+    static TABLES: [[OnceLock<RetroTable>; 2]; 5] = [const { [const { OnceLock::new() }; 2] }; 5];
+    let misere = rules == Rules::Misere;
+    TABLES[n][usize::from(misere)].get_or_init(|| RetroTable::compute(n, misere).unwrap())
+}
+
+fn solver(rules: Rules, threads: usize) -> Solver {
+    Solver::new(SolverConfig {
+        rules,
+        threads,
+        tt_mb: 64,
+    })
+    .unwrap()
+}
+
+/// Every position of an n x n board (3^(n²) of them), by its base-3 digits.
+fn all_positions(n: usize) -> impl Iterator<Item = (u128, u128)> {
+    let cells = n * n;
+    (0..3u64.pow(cells as u32)).map(move |mut index| {
+        let (mut black, mut white) = (0u128, 0u128);
+        for i in 0..cells {
+            match index % 3 {
+                1 => black |= 1 << i,
+                2 => white |= 1 << i,
+                _ => {}
+            }
+            index /= 3;
+        }
+        (black, white)
+    })
+}
+
+/// A reproducible sample of legal 4x4 positions where the game is not over, with every number
+/// of stones: random move sequences from the empty board, stopped at a random length.
+fn sample_positions(n: usize, count: usize) -> Vec<Position> {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut p = Position::new(n).unwrap();
+        let stop = (next() % (n * n) as u64) as u32;
+        while p.stones() < stop && p.connected().is_none() {
+            let empty: Vec<usize> = p.empty().cells().collect();
+            let i = empty[(next() % empty.len() as u64) as usize];
+            p = p.play(zermelo_hex::Cell::from_index(i, n)).unwrap();
+        }
+        if p.connected().is_none() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Checks the winner and the full list of winning moves of `p` against the oracle.
+fn check(solver: &Solver, table: &RetroTable, p: &Position) {
+    let expected_win = match table.value(p.black().0, p.white().0).unwrap() {
+        RetroValue::Win => true,
+        RetroValue::Loss => false,
+        other => panic!("a position in play is {other:?} for the oracle:\n{p}"),
+    };
+    let s = solver.solve(p, true).unwrap();
+    assert_eq!(
+        s.winner == p.to_move(),
+        expected_win,
+        "winner of\n{p}(to move: {})",
+        p.to_move()
+    );
+    assert_eq!(s.winning_move.is_some(), expected_win);
+    let mut expected_moves = Vec::new();
+    for i in p.empty().cells() {
+        let cell = zermelo_hex::Cell::from_index(i, p.size());
+        let child = p.play(cell).unwrap();
+        let mover_wins = match table.value(child.black().0, child.white().0).unwrap() {
+            RetroValue::Loss => true,
+            RetroValue::Win => false,
+            // The move ends the game: it wins in normal play and loses in misère.
+            RetroValue::GameOver => solver.rules() == Rules::Normal,
+            RetroValue::Illegal => panic!("a move led to an illegal position"),
+        };
+        if mover_wins {
+            expected_moves.push(cell);
+        }
+    }
+    assert_eq!(
+        s.winning_moves.as_deref(),
+        Some(&expected_moves[..]),
+        "winning moves of\n{p}"
+    );
+    if let Some(m) = s.winning_move {
+        assert!(
+            expected_moves.contains(&m),
+            "reported move {m} does not win in\n{p}"
+        );
+    }
+}
+
+fn every_position(n: usize, rules: Rules) {
+    let table = oracle(n, rules);
+    let solver = solver(rules, 1);
+    let mut checked = 0;
+    for (black, white) in all_positions(n) {
+        let Ok(p) = Position::from_stones(n, Bitboard(black), Bitboard(white)) else {
+            continue;
+        };
+        if p.connected().is_some() {
+            assert!(
+                solver.solve(&p, false).is_err(),
+                "a finished game must be refused"
+            );
+            continue;
+        }
+        check(&solver, table, &p);
+        checked += 1;
+    }
+    // 1x1 has one position in play, 2x2 a couple of dozen, 3x3 thousands.
+    let expected = [0, 1, 20, 1000][n];
+    assert!(checked >= expected, "only {checked} positions checked");
+}
+
+#[test]
+fn every_3x3_position_normal() {
+    every_position(3, Rules::Normal);
+}
+
+#[test]
+fn every_3x3_position_misere() {
+    every_position(3, Rules::Misere);
+}
+
+#[test]
+fn every_2x2_and_1x1_position_both_rules() {
+    for rules in [Rules::Normal, Rules::Misere] {
+        every_position(1, rules);
+        every_position(2, rules);
+    }
+}
+
+fn sampled_4x4(rules: Rules, threads: usize, count: usize) {
+    let table = oracle(4, rules);
+    let solver = solver(rules, threads);
+    for p in sample_positions(4, count) {
+        check(&solver, table, &p);
+    }
+}
+
+#[test]
+fn sampled_4x4_positions_normal_one_thread() {
+    sampled_4x4(Rules::Normal, 1, 3000);
+}
+
+#[test]
+fn sampled_4x4_positions_normal_two_threads() {
+    sampled_4x4(Rules::Normal, 2, 1500);
+}
+
+#[test]
+fn sampled_4x4_positions_misere() {
+    sampled_4x4(Rules::Misere, 2, 400);
+}
+
+#[test]
+fn openings_agree_with_the_oracle_and_across_thread_counts() {
+    for rules in [Rules::Normal, Rules::Misere] {
+        for n in 1..=4 {
+            let table = oracle(n, rules);
+            let one = solver(rules, 1).openings(n, |_| {}).unwrap();
+            let two = solver(rules, 2).openings(n, |_| {}).unwrap();
+            for (a, b) in one.iter().zip(&two) {
+                assert_eq!((a.cell, a.first_player_wins), (b.cell, b.first_player_wins));
+                let child = Position::new(n).unwrap().play(a.cell).unwrap();
+                let wins = match table.value(child.black().0, child.white().0).unwrap() {
+                    RetroValue::Loss => true,
+                    RetroValue::Win => false,
+                    RetroValue::GameOver => rules == Rules::Normal,
+                    RetroValue::Illegal => unreachable!("a first move is legal"),
+                };
+                assert_eq!(
+                    a.first_player_wins, wins,
+                    "{rules:?} {n}x{n} opening {}",
+                    a.cell
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_reported_winning_move_does_not_depend_on_threads() {
+    let p = Position::from_moves(4, "a1").unwrap();
+    let one = solver(Rules::Normal, 1).solve(&p, false).unwrap();
+    let two = solver(Rules::Normal, 2).solve(&p, false).unwrap();
+    assert_eq!(one.winner, Player::White);
+    assert_eq!(one.winning_move, two.winning_move);
+}
