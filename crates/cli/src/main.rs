@@ -3,6 +3,8 @@
 
 use clap::{Parser, Subcommand};
 
+mod hex;
+mod memory;
 mod progress;
 
 /// Exhaustive solver for two-player games of perfect information: Hex, misère Hex and
@@ -15,11 +17,17 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Hex on small boards: solve positions, opening tables, retrograde tables.
+    #[command(subcommand)]
+    Hex(hex::Command),
+}
 
 fn main() {
     let cli = Cli::parse();
-    let result: anyhow::Result<()> = match cli.command {};
+    let result = match cli.command {
+        Command::Hex(cmd) => hex::run(cmd),
+    };
     if let Err(err) = result {
         eprintln!("zermelo: error: {err:#}");
         std::process::exit(1);

@@ -6,6 +6,8 @@
 //!   first and connects row 1 to row n; White connects column a to the last column.
 //! - [`Solver`]: the exact solver (normal or misère play), parallel with rayon, sharing one
 //!   lock-free [`TranspositionTable`].
+//! - [`Solver::perfect_play_length`]: how long the game lasts when the winner hurries and the loser
+//!   delays.
 //! - [`retro`]: the independent retrograde oracle, every position of a board up to 4x4 solved
 //!   bottom-up, used by the tests as ground truth for the search.
 
@@ -13,6 +15,7 @@ mod bitboard;
 mod cell;
 mod error;
 mod geometry;
+mod length;
 mod position;
 pub mod retro;
 mod solver;
@@ -22,6 +25,7 @@ pub use bitboard::{Bitboard, Cells};
 pub use cell::Cell;
 pub use error::HexError;
 pub use geometry::{Geometry, MAX_SIZE};
+pub use length::{DEFAULT_LENGTH_SIZE, MAX_LENGTH_SIZE};
 pub use position::{Player, Position};
 pub use solver::{Opening, Rules, Solution, Solver, SolverConfig};
 pub use tt::{TranspositionTable, TtData, MAX_PN, MAX_TT_MB};

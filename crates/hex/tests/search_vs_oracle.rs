@@ -206,3 +206,76 @@ fn the_reported_winning_move_does_not_depend_on_threads() {
     assert_eq!(one.winner, Player::White);
     assert_eq!(one.winning_move, two.winning_move);
 }
+
+mod lengths {
+    use super::*;
+    use zermelo_hex::retro::RetroLengths;
+
+    fn compare(n: usize, rules: Rules, positions: impl Iterator<Item = Position>) {
+        let table = RetroLengths::compute(n, rules == Rules::Misere).unwrap();
+        let solver = solver(rules, 2);
+        let mut checked = 0;
+        for p in positions {
+            let (b, w) = (p.black().0, p.white().0);
+            if !matches!(
+                table.table().value(b, w).unwrap(),
+                RetroValue::Win | RetroValue::Loss
+            ) {
+                continue;
+            }
+            let expected = table.plies_to_end(b, w).unwrap().unwrap();
+            let got = solver.perfect_play_length(&p).unwrap();
+            assert_eq!(got, u32::from(expected), "{rules:?} length of\n{p}");
+            checked += 1;
+        }
+        assert!(checked > 0);
+    }
+
+    fn legal(n: usize) -> impl Iterator<Item = Position> {
+        all_positions(n)
+            .filter_map(move |(b, w)| Position::from_stones(n, Bitboard(b), Bitboard(w)).ok())
+    }
+
+    #[test]
+    fn every_3x3_length_matches_the_oracle() {
+        compare(3, Rules::Normal, legal(3));
+        compare(3, Rules::Misere, legal(3));
+    }
+
+    #[test]
+    fn sampled_4x4_lengths_match_the_oracle() {
+        compare(4, Rules::Normal, sample_positions(4, 300).into_iter());
+        compare(4, Rules::Misere, sample_positions(4, 60).into_iter());
+    }
+}
+
+#[test]
+fn one_solver_serves_several_board_sizes() {
+    // The same bit pattern is a different position on each board size: the table must keep
+    // them apart.
+    for threads in [1, 2] {
+        let solver = solver(Rules::Normal, threads);
+        for round in 0..2 {
+            for n in 1..=4 {
+                let table = oracle(n, Rules::Normal);
+                for o in solver.openings(n, |_| {}).unwrap() {
+                    let child = Position::new(n).unwrap().play(o.cell).unwrap();
+                    let wins = match table.value(child.black().0, child.white().0).unwrap() {
+                        RetroValue::Loss | RetroValue::GameOver => true,
+                        _ => false,
+                    };
+                    assert_eq!(
+                        o.first_player_wins, wins,
+                        "round {round}, {n}x{n} {}",
+                        o.cell
+                    );
+                }
+                for p in sample_positions(n.max(2), 50) {
+                    if p.size() == n {
+                        check(&solver, table, &p);
+                    }
+                }
+            }
+        }
+    }
+}

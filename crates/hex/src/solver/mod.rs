@@ -204,6 +204,32 @@ impl Solver {
         })
     }
 
+    /// The perfect-play length of `position` in plies: the winner wins as fast as possible, the
+    /// loser delays as long as possible. Boards up to [`crate::MAX_LENGTH_SIZE`].
+    ///
+    /// ```
+    /// use zermelo_hex::{Position, Solver, SolverConfig};
+    /// let solver = Solver::new(SolverConfig { tt_mb: 16, ..SolverConfig::default() }).unwrap();
+    /// // On 4x4, after Black opens c2, Black wins with his 5th stone: 8 more plies.
+    /// let p = Position::from_moves(4, "c2").unwrap();
+    /// assert_eq!(solver.perfect_play_length(&p).unwrap(), 8);
+    /// ```
+    pub fn perfect_play_length(&self, position: &Position) -> Result<u32, HexError> {
+        let search = Search::new(&self.tt, self.rules, position.size());
+        // The length search asks only about games in play: it stops at connecting moves.
+        let value = |black, white, black_to_move: bool| {
+            let node = Node {
+                black,
+                white,
+                black_to_move,
+            };
+            let mut nodes = 0;
+            search.search(node, &mut nodes)
+        };
+        self.pool
+            .install(|| crate::length::perfect_play_length(position, self.rules, &value))
+    }
+
     /// Solves every first move on the empty n x n board, in parallel. `on_done` is called (from
     /// any thread) as each opening is settled. The list is in cell order (a1, b1, ...).
     ///

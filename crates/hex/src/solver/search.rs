@@ -199,20 +199,27 @@ impl<'a> Search<'a> {
     }
 
     /// The key under which a node is stored: the lesser of the node and its 180° rotation, so
-    /// both share an entry. Returns whether it was rotated.
+    /// both share an entry, with the board size in the bits above the last cell (bit 121 on),
+    /// since one table serves several board sizes and a bit pattern means different positions
+    /// on different boards.
     #[inline(always)]
     fn key(&self, node: Node) -> (Bitboard, Bitboard) {
         let rb = self.g.rotate(node.black);
         let rw = self.g.rotate(node.white);
-        if (rb, rw) < (node.black, node.white) {
+        let (b, w) = if (rb, rw) < (node.black, node.white) {
             (rb, rw)
         } else {
             (node.black, node.white)
-        }
+        };
+        (Bitboard(b.0 | (self.g.n as u128) << SIZE_SHIFT), w)
     }
 
     /// Sequential search: whether the side to move wins `node` (whose game is not over).
     pub fn search(&self, node: Node, nodes: &mut u64) -> bool {
+        if let Some(TtData::Solved { win, .. }) = self.tt.probe(self.key(node).0, self.key(node).1)
+        {
+            return win;
+        }
         let (pn, _) = self.dfpn(node, INF, INF, nodes);
         debug_assert!(
             pn == 0 || pn >= INF,
@@ -360,6 +367,9 @@ impl<'a> Search<'a> {
         win
     }
 }
+
+/// Where the board size is kept in a table key: above the 121 cells of the largest board.
+const SIZE_SHIFT: u32 = 122;
 
 /// Infinity for proof numbers: far above any sum of stored (capped) numbers.
 const INF: u64 = u64::MAX / 4;

@@ -1,0 +1,76 @@
+//! `zermelo hex`: solve positions, opening tables and retrograde tables.
+
+use clap::{Args, Subcommand};
+use zermelo_hex::{Rules, Solver, SolverConfig, MAX_TT_MB};
+
+mod openings;
+mod solve;
+mod table;
+
+/// The Hex subcommands.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Solve one position: the winner, a winning move (or all of them), the perfect-play length.
+    Solve(solve::Args),
+    /// Solve every first move of the empty board; print and write the opening table.
+    Openings(openings::Args),
+    /// Compute the retrograde table of every position of a board up to 4x4 and write it.
+    Table(table::Args),
+}
+
+/// Runs a Hex subcommand.
+pub fn run(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Solve(args) => solve::run(args),
+        Command::Openings(args) => openings::run(args),
+        Command::Table(args) => table::run(args),
+    }
+}
+
+/// Options shared by the searching subcommands.
+#[derive(Args, Clone, Copy)]
+pub struct SearchOptions {
+    /// Play misère Hex (Reverse Hex): the player who connects loses.
+    #[arg(long)]
+    pub misere: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 512)]
+    pub tt_mb: usize,
+}
+
+impl SearchOptions {
+    /// The rules chosen.
+    pub fn rules(&self) -> Rules {
+        if self.misere {
+            Rules::Misere
+        } else {
+            Rules::Normal
+        }
+    }
+
+    /// A solver with these options, after checking the table fits in memory.
+    pub fn solver(&self) -> anyhow::Result<Solver> {
+        if self.tt_mb <= MAX_TT_MB {
+            crate::memory::ensure_fits(
+                (self.tt_mb as u64) << 20,
+                &format!("a {} MiB transposition table", self.tt_mb),
+            )?;
+        }
+        Ok(Solver::new(SolverConfig {
+            rules: self.rules(),
+            threads: self.threads,
+            tt_mb: self.tt_mb,
+        })?)
+    }
+}
+
+/// "normal" or "misere", as in file names and JSON.
+pub fn rules_name(rules: Rules) -> &'static str {
+    match rules {
+        Rules::Normal => "normal",
+        Rules::Misere => "misere",
+    }
+}

@@ -1,0 +1,311 @@
+//! `zermelo hex openings`: the value of every first move.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use zermelo_hex::{Cell, Opening, Position, Rules, Solver, DEFAULT_LENGTH_SIZE, MAX_LENGTH_SIZE};
+
+use super::{rules_name, SearchOptions};
+use crate::progress::Progress;
+
+/// Solve every first move of the empty board; print the table and write it as JSON and Markdown.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Board size, 1 to 11, or a range such as 1-5 for every size in it.
+    #[arg(long, value_parser = parse_sizes)]
+    size: (usize, usize),
+    /// Folder where NxN-openings.json and NxN-openings.md are written (NxN-misere-openings.* in
+    /// misère play).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Skip the perfect-play lengths (computed by default up to 4x4).
+    #[arg(long, conflicts_with = "plies")]
+    no_plies: bool,
+    /// Compute the perfect-play lengths on 5x5 too (minutes per opening).
+    #[arg(long)]
+    plies: bool,
+    /// Print one JSON object per size instead of text.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    search: SearchOptions,
+}
+
+/// Parses "5" or "1-5".
+fn parse_sizes(text: &str) -> Result<(usize, usize), String> {
+    let parse = |t: &str| -> Result<usize, String> {
+        let n: usize = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{t}' is not a board size"))?;
+        if !(1..=zermelo_hex::MAX_SIZE).contains(&n) {
+            return Err(format!(
+                "board size {n} is out of range (1 to {})",
+                zermelo_hex::MAX_SIZE
+            ));
+        }
+        Ok(n)
+    };
+    match text.split_once('-') {
+        Some((a, b)) => {
+            let (a, b) = (parse(a)?, parse(b)?);
+            if a > b {
+                return Err(format!("empty size range {text}"));
+            }
+            Ok((a, b))
+        }
+        None => parse(text).map(|n| (n, n)),
+    }
+}
+
+/// One size's results.
+struct Table {
+    n: usize,
+    rules: Rules,
+    openings: Vec<Opening>,
+    plies: Option<Vec<u32>>,
+    seconds: f64,
+    threads: usize,
+}
+
+/// Runs `hex openings`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    }
+    let solver = args.search.solver()?;
+    for n in args.size.0..=args.size.1 {
+        let start = Instant::now();
+        let progress = Progress::new(
+            &format!("{n}x{n} openings"),
+            (n * n) as u64,
+            "openings",
+            args.json,
+        );
+        let openings = solver.openings(n, |o| {
+            progress.advance(
+                1,
+                &format!(
+                    "{} {}",
+                    o.cell,
+                    if o.first_player_wins { "wins" } else { "loses" }
+                ),
+            )
+        })?;
+        progress.finish();
+        let limit = if args.plies {
+            MAX_LENGTH_SIZE
+        } else {
+            DEFAULT_LENGTH_SIZE
+        };
+        let plies = if !args.no_plies && n <= limit {
+            Some(lengths(&solver, n, &openings, args.json)?)
+        } else {
+            None
+        };
+        let table = Table {
+            n,
+            rules: args.search.rules(),
+            openings,
+            plies,
+            seconds: start.elapsed().as_secs_f64(),
+            threads: solver.threads(),
+        };
+        let doc = table.json();
+        if args.json {
+            println!("{doc}");
+        } else {
+            print!("{}", table.text());
+        }
+        if let Some(dir) = &args.out {
+            let stem = table.file_stem();
+            zermelo_store::json::write(&dir.join(format!("{stem}.json")), &doc)?;
+            zermelo_store::atomic_write(
+                &dir.join(format!("{stem}.md")),
+                table.markdown().as_bytes(),
+            )?;
+            if !args.json {
+                println!(
+                    "wrote {}",
+                    Path::new(dir).join(format!("{stem}.{{json,md}}")).display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Perfect-play lengths from the empty board (the opening included), in parallel.
+fn lengths(
+    solver: &Solver,
+    n: usize,
+    openings: &[Opening],
+    quiet: bool,
+) -> anyhow::Result<Vec<u32>> {
+    let progress = Progress::new(
+        &format!("{n}x{n} lengths"),
+        openings.len() as u64,
+        "openings",
+        quiet,
+    );
+    let empty = Position::new(n)?;
+    let plies: Result<Vec<u32>, zermelo_hex::HexError> = openings
+        .par_iter()
+        .map(|o| {
+            let after = empty.play(o.cell)?;
+            let plies = if after.connected().is_some() {
+                1
+            } else {
+                1 + solver.perfect_play_length(&after)?
+            };
+            progress.advance(1, &format!("{} {plies}", o.cell));
+            Ok(plies)
+        })
+        .collect();
+    progress.finish();
+    Ok(plies?)
+}
+
+impl Table {
+    fn file_stem(&self) -> String {
+        match self.rules {
+            Rules::Normal => format!("{0}x{0}-openings", self.n),
+            Rules::Misere => format!("{0}x{0}-misere-openings", self.n),
+        }
+    }
+
+    fn winning(&self) -> Vec<String> {
+        self.openings
+            .iter()
+            .filter(|o| o.first_player_wins)
+            .map(|o| o.cell.to_string())
+            .collect()
+    }
+
+    fn json(&self) -> Value {
+        let openings: Vec<Value> = self
+            .openings
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let mut v = json!({
+                    "cell": o.cell.to_string(),
+                    "first_player_wins": o.first_player_wins,
+                    "nodes": o.nodes,
+                });
+                if let Some(p) = &self.plies {
+                    v["plies"] = json!(p[i]);
+                }
+                v
+            })
+            .collect();
+        json!({
+            "size": self.n,
+            "rules": rules_name(self.rules),
+            "misere": self.rules == Rules::Misere,
+            "first_player_wins": self.openings.iter().any(|o| o.first_player_wins),
+            "winning_openings": self.winning(),
+            "openings": openings,
+            "nodes": self.openings.iter().map(|o| o.nodes).sum::<u64>(),
+            "wall_seconds": self.seconds,
+            "threads": self.threads,
+            "zermelo_version": env!("CARGO_PKG_VERSION"),
+        })
+    }
+
+    /// The board with each cell marked + (the opening wins) or − (it loses), followed by its
+    /// perfect-play length when known.
+    fn diagram(&self) -> String {
+        let n = self.n;
+        let width = if self.plies.is_some() { 4 } else { 2 };
+        let mut s = String::from("   ");
+        for x in 0..n {
+            let _ = write!(s, "{:>width$}", (b'a' + x as u8) as char);
+        }
+        s.push('\n');
+        for y in 0..n {
+            let _ = write!(s, "{:indent$}{:>2} ", "", y + 1, indent = y * width / 2);
+            for x in 0..n {
+                let i = Cell {
+                    x: x as u8,
+                    y: y as u8,
+                }
+                .index(n);
+                let o = &self.openings[i];
+                let mark = if o.first_player_wins { '+' } else { '-' };
+                let cell = match &self.plies {
+                    Some(p) => format!("{mark}{}", p[i]),
+                    None => mark.to_string(),
+                };
+                let _ = write!(s, "{cell:>width$}");
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    fn summary(&self) -> String {
+        let n = self.n;
+        let wins = self.winning().len();
+        format!(
+            "{n}x{n} {} Hex: the first player {} the empty board; {wins} of {} openings win",
+            rules_name(self.rules),
+            if wins > 0 { "wins" } else { "loses" },
+            n * n
+        )
+    }
+
+    fn text(&self) -> String {
+        let legend = if self.plies.is_some() {
+            "(+ first player wins, - loses; then the perfect-play length in plies)"
+        } else {
+            "(+ first player wins, - loses)"
+        };
+        format!(
+            "{}\n{legend}\n{}winning openings: {}\nsolved in {:.2} s on {} threads\n\n",
+            self.summary(),
+            self.diagram(),
+            self.winning().join(" "),
+            self.seconds,
+            self.threads
+        )
+    }
+
+    fn markdown(&self) -> String {
+        let n = self.n;
+        let mut s = format!(
+            "# {n}x{n} Hex openings, {} play\n\n{}.\n\nWritten by `zermelo hex openings --size {n}{}` \
+             (zermelo {}). Black moves first and connects row 1 to row {n}; \
+             + marks an opening that wins for Black, - one that loses{}.\n\n```text\n{}```\n\n",
+            rules_name(self.rules),
+            self.summary(),
+            if self.rules == Rules::Misere { " --misere" } else { "" },
+            env!("CARGO_PKG_VERSION"),
+            if self.plies.is_some() {
+                ", followed by the length of the game in plies with perfect play (the winner \
+                 hurries, the loser delays), the opening included"
+            } else {
+                ""
+            },
+            self.diagram()
+        );
+        s.push_str("| opening | first player | plies |\n|---|---|---|\n");
+        for (i, o) in self.openings.iter().enumerate() {
+            let plies = self
+                .plies
+                .as_ref()
+                .map_or("".to_string(), |p| p[i].to_string());
+            let _ = writeln!(
+                s,
+                "| {} | {} | {plies} |",
+                o.cell,
+                if o.first_player_wins { "wins" } else { "loses" }
+            );
+        }
+        s
+    }
+}

@@ -1,0 +1,124 @@
+//! `zermelo hex solve`: one position.
+
+use std::io::Read;
+
+use serde_json::json;
+use zermelo_hex::{Position, MAX_LENGTH_SIZE};
+
+use super::{rules_name, SearchOptions};
+
+/// Solve one position: the winner, a winning move (or all of them), the perfect-play length.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Board size, 1 to 11.
+    #[arg(long)]
+    size: Option<usize>,
+    /// Moves from the empty board, Black first, e.g. "c2 b3 d1".
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Read the position from a diagram file instead (as printed by zermelo; `-` for stdin).
+    #[arg(long, conflicts_with = "moves")]
+    diagram: Option<String>,
+    /// List every winning move, not only one.
+    #[arg(long)]
+    all: bool,
+    /// Also compute the perfect-play length in plies (boards up to 5x5).
+    #[arg(long)]
+    plies: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    search: SearchOptions,
+}
+
+/// Runs `hex solve`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let position = match &args.diagram {
+        Some(path) => {
+            let text = if path == "-" {
+                let mut s = String::new();
+                std::io::stdin().read_to_string(&mut s)?;
+                s
+            } else {
+                std::fs::read_to_string(path)
+                    .map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?
+            };
+            let p = Position::from_diagram(&text)?;
+            if let Some(n) = args.size {
+                anyhow::ensure!(
+                    n == p.size(),
+                    "--size {n} does not match the {0}x{0} diagram",
+                    p.size()
+                );
+            }
+            p
+        }
+        None => {
+            let n = args
+                .size
+                .ok_or_else(|| anyhow::anyhow!("give --size (or a --diagram)"))?;
+            Position::from_moves(n, &args.moves)?
+        }
+    };
+    if args.plies && position.size() > MAX_LENGTH_SIZE {
+        anyhow::bail!(
+            "perfect-play lengths are computed up to {MAX_LENGTH_SIZE}x{MAX_LENGTH_SIZE}"
+        );
+    }
+    let solver = args.search.solver()?;
+    let solution = solver.solve(&position, args.all)?;
+    let plies = if args.plies {
+        Some(solver.perfect_play_length(&position)?)
+    } else {
+        None
+    };
+    let n = position.size();
+    if args.json {
+        let mut out = json!({
+            "size": n,
+            "rules": rules_name(args.search.rules()),
+            "misere": args.search.misere,
+            "moves": args.moves.split_whitespace().collect::<Vec<_>>(),
+            "to_move": solution.to_move.name(),
+            "winner": solution.winner.name(),
+            "winning_move": solution.winning_move.map(|c| c.to_string()),
+            "nodes": solution.nodes,
+            "seconds": solution.seconds,
+            "threads": solver.threads(),
+        });
+        if let Some(list) = &solution.winning_moves {
+            out["winning_moves"] = json!(list.iter().map(ToString::to_string).collect::<Vec<_>>());
+        }
+        if let Some(p) = plies {
+            out["plies"] = json!(p);
+        }
+        println!("{out}");
+        return Ok(());
+    }
+    print!("{position}");
+    println!(
+        "{}x{n} {} Hex, {} to move: {} wins",
+        n,
+        rules_name(args.search.rules()),
+        solution.to_move,
+        solution.winner
+    );
+    if let Some(m) = solution.winning_move {
+        println!("winning move: {m}");
+    }
+    if let Some(list) = &solution.winning_moves {
+        let names: Vec<String> = list.iter().map(ToString::to_string).collect();
+        println!("all winning moves ({}): {}", names.len(), names.join(" "));
+    }
+    if let Some(p) = plies {
+        println!("perfect-play length: {p} plies from here");
+    }
+    println!(
+        "{} nodes in {:.3} s on {} threads",
+        solution.nodes,
+        solution.seconds,
+        solver.threads()
+    );
+    Ok(())
+}
