@@ -24,7 +24,28 @@ enum Command {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                err.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                err.exit();
+            }
+            // Keep usage errors to one line, like every other error.
+            let text = err.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!(
+                "zermelo: {} (see --help)",
+                first.trim_start_matches("error: ")
+            );
+            std::process::exit(2);
+        }
+    };
     let result = match cli.command {
         Command::Hex(cmd) => hex::run(cmd),
     };

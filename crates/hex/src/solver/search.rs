@@ -138,18 +138,20 @@ impl<'a> Search<'a> {
                     Chain::Semi(key, _) => return Analysis::Decided(true, Some(key)),
                     Chain::None => {}
                 }
-                match vc::chain(
-                    g,
-                    &self.zigs[tz],
-                    &self.zigs[tz + 1],
-                    theirs,
-                    empty,
-                    ta,
-                    tb,
-                    true,
-                ) {
+                let their_chain = |cells: Bitboard| {
+                    vc::chain(g, &self.zigs[tz], &self.zigs[tz + 1], theirs, cells, ta, tb, true)
+                };
+                match their_chain(empty) {
                     Chain::Full(_) => return Analysis::Decided(false, None),
-                    Chain::Semi(key, carrier) => moves &= carrier.with(key),
+                    Chain::Semi(key, carrier) => {
+                        let cells = carrier.with(key);
+                        // A second semi connection avoiding every cell of the first: one move
+                        // cannot stop both (the OR rule), so the opponent connects.
+                        if their_chain(empty.minus(cells)) != Chain::None {
+                            return Analysis::Decided(false, None);
+                        }
+                        moves &= cells;
+                    }
                     Chain::None => {}
                 }
                 if moves.is_empty() {

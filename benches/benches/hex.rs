@@ -1,0 +1,104 @@
+//! Criterion benchmarks of the Hex solver: the connection test, every 4x4 and 5x5 opening, and
+//! one hard 6x6 opening. Each solve starts from an empty transposition table, so runs measure a
+//! full solve rather than table look-ups.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use zermelo_hex::{Bitboard, Geometry, Position, Rules, Solver, SolverConfig};
+
+fn solver(threads: usize) -> Solver {
+    Solver::new(SolverConfig {
+        rules: Rules::Normal,
+        threads,
+        tt_mb: 256,
+    })
+    .expect("a 256 MiB table fits")
+}
+
+/// The bit-parallel connection test on a spread of boards, against a cell-by-cell search.
+fn connection(c: &mut Criterion) {
+    let g = Geometry::of(11);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let boards: Vec<Bitboard> = (0..256)
+        .map(|_| {
+            let mut b = 0u128;
+            for _ in 0..2 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                b = b << 64 | u128::from(state);
+            }
+            // About 60% of the cells: connected often enough to be interesting.
+            Bitboard(b | b >> 3) & g.board
+        })
+        .collect();
+    c.bench_function("hex/connects 11x11 x256 (bitboard flood)", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .filter(|&&s| g.connects(black_box(s), g.north, g.south))
+                .count()
+        })
+    });
+    c.bench_function("hex/connects 11x11 x256 (cell-by-cell baseline)", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .filter(|&&s| connects_by_cells(black_box(s), 11))
+                .count()
+        })
+    });
+}
+
+/// A plain depth-first search over cells: the simple baseline for the flood fill.
+fn connects_by_cells(stones: Bitboard, n: usize) -> bool {
+    let mut seen = vec![false; n * n];
+    let mut stack: Vec<usize> = (0..n).filter(|&x| stones.has(x)).collect();
+    while let Some(i) = stack.pop() {
+        if seen[i] {
+            continue;
+        }
+        seen[i] = true;
+        let (x, y) = ((i % n) as i64, (i / n) as i64);
+        if y as usize == n - 1 {
+            return true;
+        }
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)] {
+            let (a, b) = (x + dx, y + dy);
+            if (0..n as i64).contains(&a) && (0..n as i64).contains(&b) {
+                let j = (b * n as i64 + a) as usize;
+                if stones.has(j) && !seen[j] {
+                    stack.push(j);
+                }
+            }
+        }
+    }
+    false
+}
+
+fn openings(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hex/openings");
+    group.sample_size(10);
+    for threads in [1, 2] {
+        group.bench_function(format!("4x4 all, {threads} threads"), |b| {
+            b.iter(|| solver(threads).openings(4, |_| {}).unwrap())
+        });
+        group.bench_function(format!("5x5 all, {threads} threads"), |b| {
+            b.iter(|| solver(threads).openings(5, |_| {}).unwrap())
+        });
+    }
+    group.finish();
+}
+
+fn hard_6x6(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hex/6x6");
+    group.sample_size(10);
+    // b5: a losing opening whose proof must refute every Black continuation.
+    let p = Position::from_moves(6, "b5").unwrap();
+    group.bench_function("opening b5", |b| {
+        b.iter(|| solver(2).solve(black_box(&p), false).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, connection, openings, hard_6x6);
+criterion_main!(benches);

@@ -1,0 +1,119 @@
+//! The `zermelo hex` command line: the JSON contract, the files written, and one-line errors.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn zermelo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = zermelo(args);
+    assert!(
+        out.status.success(),
+        "zermelo {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// Runs a command that must fail and returns its single error line.
+fn error(args: &[&str]) -> String {
+    let out = zermelo(args);
+    assert!(!out.status.success(), "zermelo {args:?} should fail");
+    let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+#[test]
+fn solve_json_contract() {
+    let v = json(&["hex", "solve", "--size", "4", "--moves", "a1", "--all", "--json", "--plies", "--tt-mb", "8"]);
+    assert_eq!(v["size"], 4);
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(v["winner"], "white");
+    assert_eq!(v["misere"], false);
+    let moves = v["winning_moves"].as_array().unwrap();
+    assert!(moves.contains(&Value::from(v["winning_move"].as_str().unwrap())));
+    assert_eq!(v["plies"], 9);
+}
+
+#[test]
+fn solve_reads_a_diagram() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.txt");
+    std::fs::write(&path, "   a b c\n 1  . . .\n  2  . B .\n   3  . . .\n").unwrap();
+    let v = json(&["hex", "solve", "--diagram", path.to_str().unwrap(), "--json", "--tt-mb", "8"]);
+    assert_eq!(v["size"], 3);
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(v["winner"], "black");
+    assert!(v.get("winning_moves").is_none());
+}
+
+#[test]
+fn openings_json_and_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let v = json(&["hex", "openings", "--size", "3", "--json", "--out", out, "--tt-mb", "8"]);
+    assert_eq!(v["size"], 3);
+    let openings = v["openings"].as_array().unwrap();
+    assert_eq!(openings.len(), 9);
+    let b2 = openings.iter().find(|o| o["cell"] == "b2").unwrap();
+    assert_eq!(b2["first_player_wins"], true);
+    assert!(b2["plies"].as_u64().unwrap() >= 3);
+    let written = zermelo_store::json::read(&dir.path().join("3x3-openings.json")).unwrap();
+    assert_eq!(written["openings"], v["openings"]);
+    let md = std::fs::read_to_string(dir.path().join("3x3-openings.md")).unwrap();
+    assert!(md.contains("| b2 | wins |"), "{md}");
+}
+
+#[test]
+fn openings_over_a_range_of_sizes_print_one_object_each() {
+    let out = zermelo(&["hex", "openings", "--size", "1-3", "--json", "--tt-mb", "8"]);
+    assert!(out.status.success());
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["openings"][0]["first_player_wins"], true);
+    assert_eq!(lines[2]["size"], 3);
+}
+
+#[test]
+fn table_is_written_and_checksummed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t3.zt");
+    let out = zermelo(&["hex", "table", "--size", "3", "--out", path.to_str().unwrap()]);
+    assert!(out.status.success());
+    let t = zermelo_store::table::read(&path).unwrap();
+    assert_eq!(t.header["kind"], "hex-retrograde");
+    assert_eq!(t.header["size"], 3);
+    assert_eq!(t.payload.len(), 3usize.pow(9).div_ceil(4));
+}
+
+#[test]
+fn bad_input_gets_one_clear_line() {
+    for (args, needle) in [
+        (vec!["hex", "solve", "--size", "12"], "out of range"),
+        (vec!["hex", "solve", "--size", "0"], "out of range"),
+        (vec!["hex", "solve", "--size", "4", "--moves", "e1"], "not a cell"),
+        (vec!["hex", "solve", "--size", "4", "--moves", "a1 a1"], "occupied"),
+        (vec!["hex", "solve", "--size", "4", "--moves", "a1 b1 zz"], "not a cell"),
+        (vec!["hex", "solve", "--size", "2", "--moves", "a1 b1 a2"], "already over"),
+        (vec!["hex", "solve", "--size", "6", "--plies"], "up to 5x5"),
+        (vec!["hex", "solve", "--size", "3", "--tt-mb", "0"], "out of range"),
+        (vec!["hex", "solve", "--size", "3", "--tt-mb", "900000"], "memory"),
+        (vec!["hex", "table", "--size", "5", "--out", "/tmp/never"], "does not fit in memory"),
+        (vec!["hex", "openings", "--size", "5-3"], "empty size range"),
+    ] {
+        let message = error(&args);
+        assert!(message.contains(needle), "{args:?}: {message}");
+        assert_eq!(message.lines().count(), 1, "{args:?}: {message}");
+    }
+}
