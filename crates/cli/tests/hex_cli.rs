@@ -32,7 +32,10 @@ fn error(args: &[&str]) -> String {
 
 #[test]
 fn solve_json_contract() {
-    let v = json(&["hex", "solve", "--size", "4", "--moves", "a1", "--all", "--json", "--plies", "--tt-mb", "8"]);
+    let v = json(&[
+        "hex", "solve", "--size", "4", "--moves", "a1", "--all", "--json", "--plies", "--tt-mb",
+        "8",
+    ]);
     assert_eq!(v["size"], 4);
     assert_eq!(v["to_move"], "white");
     assert_eq!(v["winner"], "white");
@@ -47,7 +50,15 @@ fn solve_reads_a_diagram() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("p.txt");
     std::fs::write(&path, "   a b c\n 1  . . .\n  2  . B .\n   3  . . .\n").unwrap();
-    let v = json(&["hex", "solve", "--diagram", path.to_str().unwrap(), "--json", "--tt-mb", "8"]);
+    let v = json(&[
+        "hex",
+        "solve",
+        "--diagram",
+        path.to_str().unwrap(),
+        "--json",
+        "--tt-mb",
+        "8",
+    ]);
     assert_eq!(v["size"], 3);
     assert_eq!(v["to_move"], "white");
     assert_eq!(v["winner"], "black");
@@ -58,7 +69,9 @@ fn solve_reads_a_diagram() {
 fn openings_json_and_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
-    let v = json(&["hex", "openings", "--size", "3", "--json", "--out", out, "--tt-mb", "8"]);
+    let v = json(&[
+        "hex", "openings", "--size", "3", "--json", "--out", out, "--tt-mb", "8",
+    ]);
     assert_eq!(v["size"], 3);
     let openings = v["openings"].as_array().unwrap();
     assert_eq!(openings.len(), 9);
@@ -89,7 +102,14 @@ fn openings_over_a_range_of_sizes_print_one_object_each() {
 fn table_is_written_and_checksummed() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t3.zt");
-    let out = zermelo(&["hex", "table", "--size", "3", "--out", path.to_str().unwrap()]);
+    let out = zermelo(&[
+        "hex",
+        "table",
+        "--size",
+        "3",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
     assert!(out.status.success());
     let t = zermelo_store::table::read(&path).unwrap();
     assert_eq!(t.header["kind"], "hex-retrograde");
@@ -102,18 +122,80 @@ fn bad_input_gets_one_clear_line() {
     for (args, needle) in [
         (vec!["hex", "solve", "--size", "12"], "out of range"),
         (vec!["hex", "solve", "--size", "0"], "out of range"),
-        (vec!["hex", "solve", "--size", "4", "--moves", "e1"], "not a cell"),
-        (vec!["hex", "solve", "--size", "4", "--moves", "a1 a1"], "occupied"),
-        (vec!["hex", "solve", "--size", "4", "--moves", "a1 b1 zz"], "not a cell"),
-        (vec!["hex", "solve", "--size", "2", "--moves", "a1 b1 a2"], "already over"),
+        (
+            vec!["hex", "solve", "--size", "4", "--moves", "e1"],
+            "not a cell",
+        ),
+        (
+            vec!["hex", "solve", "--size", "4", "--moves", "a1 a1"],
+            "occupied",
+        ),
+        (
+            vec!["hex", "solve", "--size", "4", "--moves", "a1 b1 zz"],
+            "not a cell",
+        ),
+        (
+            vec!["hex", "solve", "--size", "2", "--moves", "a1 b1 a2"],
+            "already over",
+        ),
         (vec!["hex", "solve", "--size", "6", "--plies"], "up to 5x5"),
-        (vec!["hex", "solve", "--size", "3", "--tt-mb", "0"], "out of range"),
-        (vec!["hex", "solve", "--size", "3", "--tt-mb", "900000"], "memory"),
-        (vec!["hex", "table", "--size", "5", "--out", "/tmp/never"], "does not fit in memory"),
+        (
+            vec!["hex", "solve", "--size", "3", "--tt-mb", "0"],
+            "out of range",
+        ),
+        (
+            vec!["hex", "solve", "--size", "3", "--tt-mb", "900000"],
+            "memory",
+        ),
+        (
+            vec!["hex", "table", "--size", "5", "--out", "/tmp/never"],
+            "does not fit in memory",
+        ),
         (vec!["hex", "openings", "--size", "5-3"], "empty size range"),
     ] {
         let message = error(&args);
         assert!(message.contains(needle), "{args:?}: {message}");
         assert_eq!(message.lines().count(), 1, "{args:?}: {message}");
     }
+}
+
+#[test]
+fn misere_parity_up_to_3x3() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let v = json(&[
+        "hex",
+        "parity",
+        "--max-size",
+        "3",
+        "--json",
+        "--out",
+        out,
+        "--tt-mb",
+        "8",
+    ]);
+    assert_eq!(v["misere"], true);
+    assert_eq!(v["theorem_holds_on_every_size"], true);
+    let sizes = v["sizes"].as_array().unwrap();
+    assert_eq!(sizes.len(), 3);
+    // 2x2: the first player wins (Evans: the acute corner a1 wins) and the game fills the board.
+    assert_eq!(sizes[1]["first_player_wins"], true);
+    assert!(sizes[1]["winning_openings"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("a1")));
+    assert_eq!(sizes[1]["plies"], 4);
+    assert_eq!(sizes[2]["first_player_wins"], false);
+    assert_eq!(sizes[2]["fills_the_board"], true);
+    assert!(zermelo_store::json::read(&dir.path().join("misere-parity.json")).is_ok());
+}
+
+#[test]
+fn misere_solve_json_says_so() {
+    let v = json(&[
+        "hex", "solve", "--size", "2", "--misere", "--all", "--json", "--tt-mb", "8",
+    ]);
+    assert_eq!(v["misere"], true);
+    assert_eq!(v["winner"], "black");
+    assert_eq!(v["winning_moves"], serde_json::json!(["a1", "b2"]));
 }

@@ -4,6 +4,7 @@ use clap::{Args, Subcommand};
 use zermelo_hex::{Rules, Solver, SolverConfig, MAX_TT_MB};
 
 mod openings;
+mod parity;
 mod solve;
 mod table;
 
@@ -14,6 +15,8 @@ pub enum Command {
     Solve(solve::Args),
     /// Solve every first move of the empty board; print and write the opening table.
     Openings(openings::Args),
+    /// Misère Hex on every board up to a size, checked against the parity theorem.
+    Parity(parity::Args),
     /// Compute the retrograde table of every position of a board up to 4x4 and write it.
     Table(table::Args),
 }
@@ -24,6 +27,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Solve(args) => solve::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Table(args) => table::run(args),
+        Command::Parity(args) => parity::run(args),
     }
 }
 

@@ -139,7 +139,16 @@ impl<'a> Search<'a> {
                     Chain::None => {}
                 }
                 let their_chain = |cells: Bitboard| {
-                    vc::chain(g, &self.zigs[tz], &self.zigs[tz + 1], theirs, cells, ta, tb, true)
+                    vc::chain(
+                        g,
+                        &self.zigs[tz],
+                        &self.zigs[tz + 1],
+                        theirs,
+                        cells,
+                        ta,
+                        tb,
+                        true,
+                    )
                 };
                 match their_chain(empty) {
                     Chain::Full(_) => return Analysis::Decided(false, None),

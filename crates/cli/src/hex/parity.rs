@@ -1,0 +1,190 @@
+//! `zermelo hex parity`: misère Hex on every board up to a size, checked against the parity
+//! theorem of Lagarias and Sleator (the first player wins on even boards, the second on odd
+//! ones, and the loser can make the game fill the board).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde_json::{json, Value};
+use zermelo_hex::{Position, DEFAULT_LENGTH_SIZE};
+
+use super::SearchOptions;
+use crate::progress::Progress;
+
+/// Solve misère Hex on every board from 1x1 to the given size: who wins, the winning openings,
+/// the perfect-play length, and whether the parity theorem holds; write misere-parity.json/.md.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The largest board size, 1 to 11.
+    #[arg(long)]
+    max_size: usize,
+    /// Folder where misere-parity.json and misere-parity.md are written.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print the JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 512)]
+    tt_mb: usize,
+}
+
+/// Runs `hex parity`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if !(1..=zermelo_hex::MAX_SIZE).contains(&args.max_size) {
+        anyhow::bail!(
+            "board size {} is out of range (1 to {})",
+            args.max_size,
+            zermelo_hex::MAX_SIZE
+        );
+    }
+    let solver = SearchOptions {
+        misere: true,
+        threads: args.threads,
+        tt_mb: args.tt_mb,
+    }
+    .solver()?;
+    let mut sizes = Vec::new();
+    for n in 1..=args.max_size {
+        let start = Instant::now();
+        let progress = Progress::new(
+            &format!("misère {n}x{n}"),
+            (n * n) as u64,
+            "openings",
+            args.json,
+        );
+        let openings = solver.openings(n, |o| progress.advance(1, &o.cell.to_string()))?;
+        progress.finish();
+        let winning: Vec<String> = openings
+            .iter()
+            .filter(|o| o.first_player_wins)
+            .map(|o| o.cell.to_string())
+            .collect();
+        let first_wins = !winning.is_empty();
+        // The length from the empty board, where the search can afford it.
+        let plies = if n <= DEFAULT_LENGTH_SIZE {
+            Some(solver.perfect_play_length(&Position::new(n)?)?)
+        } else {
+            None
+        };
+        sizes.push(json!({
+            "size": n,
+            "first_player_wins": first_wins,
+            "parity_theorem_holds": first_wins == (n % 2 == 0),
+            "winning_openings": winning,
+            "openings": openings.iter().map(|o| json!({
+                "cell": o.cell.to_string(),
+                "first_player_wins": o.first_player_wins,
+                "nodes": o.nodes,
+            })).collect::<Vec<_>>(),
+            "plies": plies,
+            "fills_the_board": plies.map(|p| p as usize == n * n),
+            "seconds": start.elapsed().as_secs_f64(),
+        }));
+    }
+    let doc = json!({
+        "misere": true,
+        "rules": "misere",
+        "max_size": args.max_size,
+        "sizes": sizes,
+        "theorem_holds_on_every_size": sizes.iter().all(|s| s["parity_theorem_holds"] == true),
+        "threads": solver.threads(),
+        "zermelo_version": env!("CARGO_PKG_VERSION"),
+    });
+    if args.json {
+        println!("{doc}");
+    } else {
+        print!("{}", text(&doc));
+    }
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+        zermelo_store::json::write(&dir.join("misere-parity.json"), &doc)?;
+        zermelo_store::atomic_write(&dir.join("misere-parity.md"), markdown(&doc).as_bytes())?;
+    }
+    Ok(())
+}
+
+fn line(s: &Value) -> String {
+    let n = s["size"].as_u64().unwrap_or(0);
+    let plies = match s["plies"].as_u64() {
+        Some(p) => format!("{p} plies of {} cells", n * n),
+        None => "length not computed".to_string(),
+    };
+    format!(
+        "{n}x{n}: {} player wins ({}); winning openings: {}; {plies}",
+        if s["first_player_wins"] == true {
+            "first"
+        } else {
+            "second"
+        },
+        if s["parity_theorem_holds"] == true {
+            "as the parity theorem says"
+        } else {
+            "AGAINST the parity theorem"
+        },
+        join(&s["winning_openings"]),
+    )
+}
+
+fn join(list: &Value) -> String {
+    let cells: Vec<&str> = list
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if cells.is_empty() {
+        "none".to_string()
+    } else {
+        cells.join(" ")
+    }
+}
+
+fn text(doc: &Value) -> String {
+    let mut s = String::new();
+    for size in doc["sizes"].as_array().into_iter().flatten() {
+        let _ = writeln!(s, "{}", line(size));
+    }
+    s
+}
+
+fn markdown(doc: &Value) -> String {
+    let mut s = format!(
+        "# Misère Hex and the parity theorem\n\nWritten by `zermelo hex parity --max-size {}` \
+         (zermelo {}). In misère Hex the player who connects loses. Lagarias and Sleator proved \
+         that the first player wins on even boards and the second on odd ones, and that the loser \
+         can make the game last until the board is full; zermelo checks both by search.\n\n\
+         | size | winner | theorem | winning openings | perfect-play length |\n\
+         |---|---|---|---|---|\n",
+        doc["max_size"],
+        doc["zermelo_version"].as_str().unwrap_or("?")
+    );
+    for size in doc["sizes"].as_array().into_iter().flatten() {
+        let n = size["size"].as_u64().unwrap_or(0);
+        let _ = writeln!(
+            s,
+            "| {n}x{n} | {} | {} | {} | {} |",
+            if size["first_player_wins"] == true {
+                "first"
+            } else {
+                "second"
+            },
+            if size["parity_theorem_holds"] == true {
+                "holds"
+            } else {
+                "FAILS"
+            },
+            join(&size["winning_openings"]),
+            size["plies"]
+                .as_u64()
+                .map_or("not computed".to_string(), |p| format!(
+                    "{p} plies ({} cells)",
+                    n * n
+                )),
+        );
+    }
+    s
+}
