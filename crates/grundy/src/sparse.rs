@@ -1,0 +1,354 @@
+//! The sparse-space engine for large octal tables.
+//!
+//! A mask `m` splits the values in two classes by the parity of `popcount(v & m)`. XOR adds
+//! parities, so two values of the same class XOR to an even-parity value and two of different
+//! classes to an odd-parity one. The mask is chosen so that few heaps have even-parity values:
+//! those heaps are *rare*, the others *common*. Then:
+//!
+//! - every odd-parity option of a split pairs a rare heap with a common one, so enumerating the
+//!   pairs that contain a rare heap (O(#rare) per n) finds all of them, and with them the
+//!   smallest odd-parity value `c` that is not an option;
+//! - G(n) is `c` unless a smaller even-parity value is missing; the even-parity values below `c`
+//!   are confirmed present by scanning the splits until each has been seen, which in practice
+//!   ends early because common pairs produce them over and over.
+//!
+//! The result does not depend on the mask (only the speed does), so the engine re-chooses the
+//! mask from the histogram of values whenever the rare heaps stop being rare.
+
+use crate::mex::value_bound;
+use crate::{GrundyError, OctalGame};
+
+/// One past the largest value a table holds: the sentinel that ends the value lists.
+const NO_VALUE: u32 = 1 << 16;
+
+/// Pairs scanned between two looks at the smallest unconfirmed value.
+const SCAN_BLOCK: usize = 32;
+
+/// The first table length at which the mask is chosen; below it every heap is rare.
+const FIRST_REVIEW: usize = 64;
+
+/// Computes G(n) of an octal game heap after heap with the sparse-space method.
+///
+/// ```
+/// use zermelo_grundy::{naive, OctalGame, SparseEngine};
+/// let kayles: OctalGame = "0.77".parse().unwrap();
+/// let mut engine = SparseEngine::new(&kayles).unwrap();
+/// engine.extend_to(2000).unwrap();
+/// assert_eq!(engine.values(), &naive::values(&kayles, 2000).unwrap()[..]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct SparseEngine {
+    /// (k, digit) for the digits that remove k and leave 0 or 1 heap, by increasing k.
+    singles: Vec<(usize, u8)>,
+    /// (k, unequal) for the digits that remove k and split into two heaps, by increasing k.
+    splits: Vec<(usize, bool)>,
+    g: Vec<u16>,
+    max_value: u16,
+    /// Counts of each value among heaps 1.. (heap 0 never takes part in a split).
+    hist: Vec<u64>,
+    mask: u16,
+    /// The values with odd parity under `mask`, increasing, then [`NO_VALUE`].
+    odd_values: Vec<u32>,
+    /// The values with even parity under `mask`, increasing, then [`NO_VALUE`].
+    even_values: Vec<u32>,
+    /// `seen[v] == n + 1` when v is known to be an option of the heap n being computed.
+    seen: Box<[u32; 1 << 16]>,
+    /// The heaps n >= 1 whose value has even parity, increasing.
+    rare: Vec<u32>,
+    rare_at_choice: usize,
+    next_review: usize,
+}
+
+impl SparseEngine {
+    /// An engine for `game` with an empty table.
+    ///
+    /// Games with three-heap splits are refused: their options are not pairs, so the rare/common
+    /// argument does not apply (the naive engine computes them).
+    pub fn new(game: &OctalGame) -> Result<Self, GrundyError> {
+        Self::resume(game, Vec::new())
+    }
+
+    /// An engine that continues the table `values` (G(0..values.len()), trusted to be right,
+    /// e.g. read back from a checksummed file).
+    ///
+    /// ```
+    /// use zermelo_grundy::{OctalGame, SparseEngine};
+    /// let game: OctalGame = "0.07".parse().unwrap();
+    /// let mut a = SparseEngine::new(&game).unwrap();
+    /// a.extend_to(500).unwrap();
+    /// let mut b = SparseEngine::resume(&game, a.values()[..200].to_vec()).unwrap();
+    /// b.extend_to(500).unwrap();
+    /// assert_eq!(a.values(), b.values());
+    /// ```
+    pub fn resume(game: &OctalGame, values: Vec<u16>) -> Result<Self, GrundyError> {
+        if game.has_three_heap_moves() {
+            return Err(GrundyError::Unsupported(format!(
+                "the sparse engine handles splits into two heaps only; {game} splits into three \
+                 (use the naive engine)"
+            )));
+        }
+        let mut singles = Vec::new();
+        let mut splits = Vec::new();
+        for k in 0..=game.last_place() {
+            let d = game.digit(k);
+            if d & 3 != 0 {
+                singles.push((k, d));
+            }
+            if d & 4 != 0 {
+                splits.push((k, game.is_unequal(k)));
+            }
+        }
+        let mut hist = vec![0u64; 1 << 16];
+        for &v in values.iter().skip(1) {
+            hist[usize::from(v)] += 1;
+        }
+        let mut engine = SparseEngine {
+            singles,
+            splits,
+            max_value: values.iter().copied().max().unwrap_or(0),
+            g: values,
+            hist,
+            mask: 0,
+            odd_values: Vec::new(),
+            even_values: Vec::new(),
+            seen: vec![0u32; 1 << 16]
+                .into_boxed_slice()
+                .try_into()
+                .expect("the length is 2^16"),
+            rare: Vec::new(),
+            rare_at_choice: 0,
+            next_review: FIRST_REVIEW,
+        };
+        engine.choose_mask();
+        Ok(engine)
+    }
+
+    /// The values computed so far, G(0..len).
+    #[must_use]
+    pub fn values(&self) -> &[u16] {
+        &self.g
+    }
+
+    /// Gives the table back.
+    #[must_use]
+    pub fn into_values(self) -> Vec<u16> {
+        self.g
+    }
+
+    /// The current mask.
+    #[must_use]
+    pub fn mask(&self) -> u16 {
+        self.mask
+    }
+
+    /// How many heaps are rare under the current mask.
+    #[must_use]
+    pub fn rare_count(&self) -> usize {
+        self.rare.len()
+    }
+
+    /// Computes values until G(max) is known.
+    pub fn extend_to(&mut self, max: usize) -> Result<(), GrundyError> {
+        while self.g.len() <= max {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Computes the next value G(len) and returns it.
+    pub fn step(&mut self) -> Result<u16, GrundyError> {
+        let n = self.g.len();
+        if n >= self.next_review || self.rare.len() > 2 * self.rare_at_choice + 1024 {
+            self.choose_mask();
+        }
+        let v = self.compute(n)?;
+        self.g.push(v);
+        if n >= 1 {
+            self.hist[usize::from(v)] += 1;
+            if !self.odd(v) {
+                self.rare.push(n as u32);
+            }
+        }
+        if v > self.max_value {
+            self.max_value = v;
+            // A new bit may make another mask far better.
+            self.next_review = self.next_review.min(n + 1);
+        }
+        Ok(v)
+    }
+
+    #[inline]
+    fn odd(&self, v: u16) -> bool {
+        (v & self.mask).count_ones() & 1 == 1
+    }
+
+    #[inline]
+    fn seen(&self, v: u32, stamp: u32) -> bool {
+        v < NO_VALUE && self.seen[v as usize] == stamp
+    }
+
+    fn compute(&mut self, n: usize) -> Result<u16, GrundyError> {
+        // A fresh stamp marks this n's options without clearing the table; stamps start at 1
+        // so that the zeroed table means "seen by nobody".
+        let stamp = n as u32 + 1;
+        let g = &self.g[..];
+        let seen = &mut *self.seen;
+        for &(k, d) in &self.singles {
+            if k > n {
+                break;
+            }
+            let m = n - k;
+            if d & 1 != 0 && m == 0 {
+                seen[0] = stamp;
+            }
+            if d & 2 != 0 && m >= 1 {
+                seen[usize::from(g[m])] = stamp;
+            }
+        }
+        for &(k, unequal) in &self.splits {
+            if k + 2 > n {
+                break;
+            }
+            let m = n - k;
+            let equal_split = if unequal && m % 2 == 0 { m / 2 } else { 0 };
+            for &r in &self.rare {
+                let r = r as usize;
+                if r >= m {
+                    break;
+                }
+                if r != equal_split {
+                    seen[usize::from(g[r] ^ g[m - r])] = stamp;
+                }
+            }
+        }
+        // Every odd-parity option is now marked, so the smallest unmarked odd value is exact.
+        let mut c = 0;
+        while self.seen(self.odd_values[c], stamp) {
+            c += 1;
+        }
+        let common = self.odd_values[c];
+        let mut low = 0;
+        while self.seen(self.even_values[low], stamp) {
+            low += 1;
+        }
+        if self.even_values[low] < common {
+            let seen = &mut *self.seen;
+            'scan: for &(k, unequal) in &self.splits {
+                if k + 2 > n {
+                    break;
+                }
+                let m = n - k;
+                let last = if unequal && m % 2 == 0 {
+                    m / 2 - 1
+                } else {
+                    m / 2
+                };
+                // Pairs (a, m - a) for a = 1..=last, a block at a time: the stores do not depend
+                // on each other, and the missing value is looked at once per block.
+                let small = &g[1..=last];
+                let large = &g[m - last..m];
+                for (lo, hi) in small.chunks(SCAN_BLOCK).zip(large.rchunks(SCAN_BLOCK)) {
+                    for (&x, &y) in lo.iter().zip(hi.iter().rev()) {
+                        seen[usize::from(x ^ y)] = stamp;
+                    }
+                    loop {
+                        let v = self.even_values[low];
+                        if v >= NO_VALUE || seen[v as usize] != stamp {
+                            break;
+                        }
+                        low += 1;
+                    }
+                    if self.even_values[low] > common {
+                        break 'scan;
+                    }
+                }
+            }
+        }
+        let v = self.even_values[low].min(common);
+        u16::try_from(v).map_err(|_| GrundyError::ValueOverflow {
+            at: format!("heap {n}"),
+        })
+    }
+
+    /// Picks the mask with the fewest rare heaps for the values so far (by a Walsh–Hadamard
+    /// transform of their histogram) and rebuilds the rare list.
+    fn choose_mask(&mut self) {
+        let size = value_bound(self.max_value).min(1 << 16);
+        let mut w: Vec<i64> = self.hist[..size].iter().map(|&c| c as i64).collect();
+        let mut h = 1;
+        while h < size {
+            for i in (0..size).step_by(2 * h) {
+                for j in i..i + h {
+                    let (x, y) = (w[j], w[j + h]);
+                    w[j] = x + y;
+                    w[j + h] = x - y;
+                }
+            }
+            h *= 2;
+        }
+        // Heaps with even parity under m number (total + w[m]) / 2: minimise w[m] over m != 0.
+        let best = (1..size).min_by_key(|&m| (w[m], m)).unwrap_or(0);
+        self.mask = best as u16;
+        let (odd, even): (Vec<u32>, Vec<u32>) =
+            (0..NO_VALUE).partition(|&v| (v as u16 & self.mask).count_ones() & 1 == 1);
+        self.odd_values = odd;
+        self.even_values = even;
+        self.odd_values.push(NO_VALUE);
+        self.even_values.push(NO_VALUE);
+        self.rare.clear();
+        for n in 1..self.g.len() {
+            if !self.odd(self.g[n]) {
+                self.rare.push(n as u32);
+            }
+        }
+        self.rare_at_choice = self.rare.len();
+        self.next_review = (2 * self.g.len()).max(FIRST_REVIEW);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::naive;
+
+    fn check(code: &str, max: usize) {
+        let game: OctalGame = code.parse().unwrap();
+        let mut engine = SparseEngine::new(&game).unwrap();
+        engine.extend_to(max).unwrap();
+        assert_eq!(
+            engine.values(),
+            &naive::values(&game, max).unwrap()[..],
+            "{code}"
+        );
+    }
+
+    #[test]
+    fn agrees_with_naive_on_named_games() {
+        for code in [
+            "0.77", "0.07", "0.137", "0.007", "0.16", "0.6", "4!.0", "4.07", "0.4!4", "0.0", "0.3",
+            "0.57", "4.0", "0.04", "0.777", "0.7",
+        ] {
+            check(code, 3000);
+        }
+    }
+
+    #[test]
+    fn agrees_with_naive_on_all_three_digit_octal_codes() {
+        for d1 in 0..8 {
+            for d2 in 0..8 {
+                for d3 in 0..8 {
+                    check(&format!("0.{d1}{d2}{d3}"), 1500);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn three_heap_games_are_left_to_the_naive_engine() {
+        let game: OctalGame = "0.8".parse().unwrap();
+        assert!(matches!(
+            SparseEngine::new(&game),
+            Err(GrundyError::Unsupported(_))
+        ));
+    }
+}
