@@ -1,19 +1,22 @@
 //! The sparse-space engine for large octal tables.
 //!
-//! A mask `m` splits the values in two classes by the parity of `popcount(v & m)`. XOR adds
-//! parities, so two values of the same class XOR to an even-parity value and two of different
-//! classes to an odd-parity one. The mask is chosen so that few heaps have even-parity values:
-//! those heaps are *rare*, the others *common*. Then:
+//! A mask `m` splits the values in two classes by the parity of `popcount(v & m)`; XOR adds
+//! parities. Each heap a gets a *key*: the parity of its value, optionally flipped on odd a (the
+//! "domain" twist, which some games such as Treblecross `0.007` need). A pair (a, b) with
+//! a + b = s then has value parity `key(a) ^ key(b) ^ twist·(s mod 2)`. The mask and twist are
+//! chosen so that few heaps have key 0: those are *rare*, the others *common*. For a heap n:
 //!
-//! - every odd-parity option of a split pairs a rare heap with a common one, so enumerating the
-//!   pairs that contain a rare heap (O(#rare) per n) finds all of them, and with them the
-//!   smallest odd-parity value `c` that is not an option;
-//! - G(n) is `c` unless a smaller even-parity value is missing; the even-parity values below `c`
-//!   are confirmed present by scanning the splits until each has been seen, which in practice
-//!   ends early because common pairs produce them over and over.
+//! - the options of one parity class (the *rare-made* parity) each pair a rare heap with a common
+//!   one, or two rare heaps; enumerating the pairs that contain a rare heap (O(#rare) per n)
+//!   finds all of them, and with them the smallest rare-made value `c` that is not an option;
+//! - G(n) is `c` unless a smaller value of the other parity is missing; those are confirmed
+//!   present by scanning the splits until each has been seen, which ends early in practice
+//!   because common pairs produce them over and over.
 //!
-//! The result does not depend on the mask (only the speed does), so the engine re-chooses the
-//! mask from the histogram of values whenever the rare heaps stop being rare.
+//! The twist needs every split digit to remove a number of tokens of the same parity (so that
+//! `s mod 2` is the same for all splits of n). The result never depends on the mask or the twist
+//! (only the speed does), so the engine re-chooses them from the histogram of values whenever
+//! the rare heaps stop being rare.
 
 use crate::mex::value_bound;
 use crate::{GrundyError, OctalGame};
@@ -44,13 +47,19 @@ pub struct SparseEngine {
     splits: Vec<(usize, bool)>,
     g: Vec<u16>,
     max_value: u16,
-    /// Counts of each value among heaps 1.. (heap 0 never takes part in a split).
-    hist: Vec<u64>,
+    /// Counts of each value among even and among odd heaps 1.. (heap 0 never takes part in a
+    /// split).
+    hist: [Vec<u64>; 2],
     mask: u16,
-    /// The values with odd parity under `mask`, increasing, then [`NO_VALUE`].
-    odd_values: Vec<u32>,
-    /// The values with even parity under `mask`, increasing, then [`NO_VALUE`].
-    even_values: Vec<u32>,
+    /// Whether keys are flipped on heaps a with a + split_parity odd (the domain twist).
+    twist: bool,
+    /// Whether the twist may be used: every split digit removes a number of tokens of the same
+    /// parity, `split_parity`.
+    twist_allowed: bool,
+    split_parity: usize,
+    /// `by_parity[p]`: the values whose masked popcount has parity p, increasing, then
+    /// [`NO_VALUE`].
+    by_parity: [Vec<u32>; 2],
     /// `seen[v] == n + 1` when v is known to be an option of the heap n being computed.
     seen: Box<[u32; 1 << 16]>,
     /// The heaps n >= 1 whose value has even parity, increasing.
@@ -98,10 +107,12 @@ impl SparseEngine {
                 splits.push((k, game.is_unequal(k)));
             }
         }
-        let mut hist = vec![0u64; 1 << 16];
-        for &v in values.iter().skip(1) {
-            hist[usize::from(v)] += 1;
+        let mut hist = [vec![0u64; 1 << 16], vec![0u64; 1 << 16]];
+        for (n, &v) in values.iter().enumerate().skip(1) {
+            hist[n % 2][usize::from(v)] += 1;
         }
+        let split_parity = splits.first().map_or(0, |&(k, _)| k % 2);
+        let twist_allowed = splits.iter().all(|&(k, _)| k % 2 == split_parity);
         let mut engine = SparseEngine {
             singles,
             splits,
@@ -109,8 +120,10 @@ impl SparseEngine {
             g: values,
             hist,
             mask: 0,
-            odd_values: Vec::new(),
-            even_values: Vec::new(),
+            twist: false,
+            twist_allowed,
+            split_parity,
+            by_parity: [Vec::new(), Vec::new()],
             seen: vec![0u32; 1 << 16]
                 .into_boxed_slice()
                 .try_into()
@@ -133,6 +146,12 @@ impl SparseEngine {
     #[must_use]
     pub fn into_values(self) -> Vec<u16> {
         self.g
+    }
+
+    /// Whether the current keys flip with the parity of the heap (the domain twist).
+    #[must_use]
+    pub fn twist(&self) -> bool {
+        self.twist
     }
 
     /// The current mask.
@@ -164,8 +183,8 @@ impl SparseEngine {
         let v = self.compute(n)?;
         self.g.push(v);
         if n >= 1 {
-            self.hist[usize::from(v)] += 1;
-            if !self.odd(v) {
+            self.hist[n % 2][usize::from(v)] += 1;
+            if !self.key(n, v) {
                 self.rare.push(n as u32);
             }
         }
@@ -177,9 +196,11 @@ impl SparseEngine {
         Ok(v)
     }
 
+    /// The key of heap n with value v: true for common heaps.
     #[inline]
-    fn odd(&self, v: u16) -> bool {
-        (v & self.mask).count_ones() & 1 == 1
+    fn key(&self, n: usize, v: u16) -> bool {
+        let parity = (v & self.mask).count_ones() & 1 == 1;
+        parity ^ (self.twist && (n + self.split_parity) % 2 == 1)
     }
 
     #[inline]
@@ -221,17 +242,22 @@ impl SparseEngine {
                 }
             }
         }
-        // Every odd-parity option is now marked, so the smallest unmarked odd value is exact.
+        // Common pairs make values of parity twist·(s mod 2) (s = n - k, the same parity for
+        // every split); the other parity is made only by pairs with a rare heap, all marked now,
+        // so the smallest unmarked value of that parity is exact.
+        let common_made = usize::from(self.twist && (n + self.split_parity) % 2 == 1);
+        let rare_made = &self.by_parity[1 - common_made];
+        let confirm = &self.by_parity[common_made];
         let mut c = 0;
-        while self.seen(self.odd_values[c], stamp) {
+        while self.seen(rare_made[c], stamp) {
             c += 1;
         }
-        let common = self.odd_values[c];
+        let common = rare_made[c];
         let mut low = 0;
-        while self.seen(self.even_values[low], stamp) {
+        while self.seen(confirm[low], stamp) {
             low += 1;
         }
-        if self.even_values[low] < common {
+        if confirm[low] < common {
             let seen = &mut *self.seen;
             'scan: for &(k, unequal) in &self.splits {
                 if k + 2 > n {
@@ -252,52 +278,76 @@ impl SparseEngine {
                         seen[usize::from(x ^ y)] = stamp;
                     }
                     loop {
-                        let v = self.even_values[low];
+                        let v = confirm[low];
                         if v >= NO_VALUE || seen[v as usize] != stamp {
                             break;
                         }
                         low += 1;
                     }
-                    if self.even_values[low] > common {
+                    if confirm[low] > common {
                         break 'scan;
                     }
                 }
             }
         }
-        let v = self.even_values[low].min(common);
+        let v = confirm[low].min(common);
         u16::try_from(v).map_err(|_| GrundyError::ValueOverflow {
             at: format!("heap {n}"),
         })
     }
 
-    /// Picks the mask with the fewest rare heaps for the values so far (by a Walsh–Hadamard
-    /// transform of their histogram) and rebuilds the rare list.
+    /// Picks the mask and twist with the fewest rare heaps for the values so far (by
+    /// Walsh–Hadamard transforms of the histograms) and rebuilds the rare list.
     fn choose_mask(&mut self) {
         let size = value_bound(self.max_value).min(1 << 16);
-        let mut w: Vec<i64> = self.hist[..size].iter().map(|&c| c as i64).collect();
-        let mut h = 1;
-        while h < size {
-            for i in (0..size).step_by(2 * h) {
-                for j in i..i + h {
-                    let (x, y) = (w[j], w[j + h]);
-                    w[j] = x + y;
-                    w[j + h] = x - y;
+        // w[p][m] = sum over heaps of parity p of (-1)^popcount(G & m); heaps of parity p whose
+        // masked value has even popcount number (total[p] + w[p][m]) / 2.
+        let transform = |hist: &[u64]| -> Vec<i64> {
+            let mut w: Vec<i64> = hist[..size].iter().map(|&c| c as i64).collect();
+            let mut h = 1;
+            while h < size {
+                for i in (0..size).step_by(2 * h) {
+                    for j in i..i + h {
+                        let (x, y) = (w[j], w[j + h]);
+                        w[j] = x + y;
+                        w[j + h] = x - y;
+                    }
                 }
+                h *= 2;
             }
-            h *= 2;
-        }
-        // Heaps with even parity under m number (total + w[m]) / 2: minimise w[m] over m != 0.
-        let best = (1..size).min_by_key(|&m| (w[m], m)).unwrap_or(0);
-        self.mask = best as u16;
+            w
+        };
+        let w = [transform(&self.hist[0]), transform(&self.hist[1])];
+        let total = [w[0][0], w[1][0]];
+        // Without the twist the rare heaps are those with an even masked popcount; with it, the
+        // heaps a whose popcount parity equals (a + q) mod 2 (q: the parity of the split
+        // digits). Mask 0 makes every heap rare without the twist, so it is only a candidate
+        // with it.
+        let plain = (1..size).map(|m| ((total[0] + w[0][m] + total[1] + w[1][m]) / 2, false, m));
+        let (s0, s1) = if self.split_parity == 0 {
+            (1, -1)
+        } else {
+            (-1, 1)
+        };
+        let twisted = (0..size).filter(|_| self.twist_allowed).map(|m| {
+            (
+                (total[0] + s0 * w[0][m] + total[1] + s1 * w[1][m]) / 2,
+                true,
+                m,
+            )
+        });
+        let (_, twist, mask) = plain.chain(twisted).min().unwrap_or((0, false, 1));
+        self.mask = mask as u16;
+        self.twist = twist;
         let (odd, even): (Vec<u32>, Vec<u32>) =
             (0..NO_VALUE).partition(|&v| (v as u16 & self.mask).count_ones() & 1 == 1);
-        self.odd_values = odd;
-        self.even_values = even;
-        self.odd_values.push(NO_VALUE);
-        self.even_values.push(NO_VALUE);
+        self.by_parity = [even, odd];
+        for list in &mut self.by_parity {
+            list.push(NO_VALUE);
+        }
         self.rare.clear();
         for n in 1..self.g.len() {
-            if !self.odd(self.g[n]) {
+            if !self.key(n, self.g[n]) {
                 self.rare.push(n as u32);
             }
         }
