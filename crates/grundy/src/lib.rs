@@ -22,6 +22,7 @@ mod error;
 mod mex;
 pub mod naive;
 mod octal;
+pub mod period;
 mod sparse;
 
 pub use error::GrundyError;
