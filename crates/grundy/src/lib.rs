@@ -20,10 +20,13 @@
 
 mod error;
 mod mex;
+pub mod multiheap;
 pub mod naive;
 mod octal;
 pub mod period;
+pub mod piece;
 mod sparse;
+pub mod subtraction;
 
 pub use error::GrundyError;
 pub use octal::{OctalGame, OctalMove, MAX_DIGITS};
