@@ -27,6 +27,7 @@ pub mod period;
 pub mod piece;
 mod sparse;
 pub mod subtraction;
+pub mod sum;
 
 pub use error::GrundyError;
 pub use octal::{OctalGame, OctalMove, MAX_DIGITS};
