@@ -3,6 +3,8 @@
 
 use clap::{Parser, Subcommand};
 
+mod grundy;
+mod nim;
 mod progress;
 
 /// Exhaustive solver for two-player games of perfect information: Hex, misère Hex and
@@ -15,11 +17,19 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Sprague–Grundy tables: octal, subtraction and piece games.
+    Grundy(grundy::Args),
+    /// Analyse a sum of games: P or N, value, every winning move.
+    Nim(nim::Args),
+}
 
 fn main() {
     let cli = Cli::parse();
-    let result: anyhow::Result<()> = match cli.command {};
+    let result = match cli.command {
+        Command::Grundy(args) => grundy::run(args),
+        Command::Nim(args) => nim::run(args),
+    };
     if let Err(err) = result {
         eprintln!("zermelo: error: {err:#}");
         std::process::exit(1);

@@ -259,35 +259,50 @@ impl SparseEngine {
         }
         if confirm[low] < common {
             let seen = &mut *self.seen;
-            'scan: for &(k, unequal) in &self.splits {
-                if k + 2 > n {
-                    break;
-                }
-                let m = n - k;
-                let last = if unequal && m % 2 == 0 {
-                    m / 2 - 1
-                } else {
-                    m / 2
-                };
-                // Pairs (a, m - a) for a = 1..=last, a block at a time: the stores do not depend
-                // on each other, and the missing value is looked at once per block.
-                let small = &g[1..=last];
-                let large = &g[m - last..m];
-                for (lo, hi) in small.chunks(SCAN_BLOCK).zip(large.rchunks(SCAN_BLOCK)) {
-                    for (&x, &y) in lo.iter().zip(hi.iter().rev()) {
+            // The split digits are scanned side by side, a block of a's at a time: a value
+            // that one digit makes only in its preperiod may come at once from another digit.
+            // Pairs (a, m - a) for a = 1..=last; within a block the stores do not depend on
+            // each other, and the smallest unconfirmed value is looked at once per block.
+            let ranges: Vec<(usize, usize)> = self
+                .splits
+                .iter()
+                .filter(|&&(k, _)| k + 2 <= n)
+                .map(|&(k, unequal)| {
+                    let m = n - k;
+                    let last = if unequal && m % 2 == 0 {
+                        m / 2 - 1
+                    } else {
+                        m / 2
+                    };
+                    (m, last)
+                })
+                .collect();
+            let longest = ranges.iter().map(|&(_, last)| last).max().unwrap_or(0);
+            let mut start = 1;
+            'scan: while start <= longest {
+                let end = (start + SCAN_BLOCK - 1).min(longest);
+                for &(m, last) in &ranges {
+                    if start > last {
+                        continue;
+                    }
+                    let end = end.min(last);
+                    let small = &g[start..=end];
+                    let large = &g[m - end..=m - start];
+                    for (&x, &y) in small.iter().zip(large.iter().rev()) {
                         seen[usize::from(x ^ y)] = stamp;
                     }
-                    loop {
-                        let v = confirm[low];
-                        if v >= NO_VALUE || seen[v as usize] != stamp {
-                            break;
-                        }
-                        low += 1;
-                    }
-                    if confirm[low] > common {
-                        break 'scan;
-                    }
                 }
+                loop {
+                    let v = confirm[low];
+                    if v >= NO_VALUE || seen[v as usize] != stamp {
+                        break;
+                    }
+                    low += 1;
+                }
+                if confirm[low] > common {
+                    break 'scan;
+                }
+                start = end + 1;
             }
         }
         let v = confirm[low].min(common);

@@ -62,7 +62,8 @@ pub enum Component {
 pub struct WinningMove {
     /// Which component (0-based) the move is made in.
     pub component: usize,
-    /// The component after the move, as text (`3+6` when a heap is split).
+    /// The component after the move, as text (`3+6` when a heap is split); for Moore's Nim_k
+    /// and misère Nim, the heaps of the whole position after the move (`3 5 6`).
     pub to: String,
 }
 
