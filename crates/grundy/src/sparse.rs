@@ -64,6 +64,8 @@ pub struct SparseEngine {
     seen: Box<[u32; 1 << 16]>,
     /// The heaps n >= 1 whose value has even parity, increasing.
     rare: Vec<u32>,
+    /// The values of the rare heaps, side by side with `rare` so the pass reads them in order.
+    rare_values: Vec<u16>,
     rare_at_choice: usize,
     next_review: usize,
 }
@@ -129,6 +131,7 @@ impl SparseEngine {
                 .try_into()
                 .expect("the length is 2^16"),
             rare: Vec::new(),
+            rare_values: Vec::new(),
             rare_at_choice: 0,
             next_review: FIRST_REVIEW,
         };
@@ -186,6 +189,7 @@ impl SparseEngine {
             self.hist[n % 2][usize::from(v)] += 1;
             if !self.key(n, v) {
                 self.rare.push(n as u32);
+                self.rare_values.push(v);
             }
         }
         if v > self.max_value {
@@ -231,14 +235,17 @@ impl SparseEngine {
                 break;
             }
             let m = n - k;
-            let equal_split = if unequal && m % 2 == 0 { m / 2 } else { 0 };
-            for &r in &self.rare {
-                let r = r as usize;
-                if r >= m {
-                    break;
+            let count = self.rare.partition_point(|&r| (r as usize) < m);
+            let rare = self.rare[..count].iter().zip(&self.rare_values[..count]);
+            if unequal && m % 2 == 0 {
+                for (&r, &v) in rare {
+                    if r as usize != m / 2 {
+                        seen[usize::from(v ^ g[m - r as usize])] = stamp;
+                    }
                 }
-                if r != equal_split {
-                    seen[usize::from(g[r] ^ g[m - r])] = stamp;
+            } else {
+                for (&r, &v) in rare {
+                    seen[usize::from(v ^ g[m - r as usize])] = stamp;
                 }
             }
         }
@@ -361,9 +368,11 @@ impl SparseEngine {
             list.push(NO_VALUE);
         }
         self.rare.clear();
+        self.rare_values.clear();
         for n in 1..self.g.len() {
             if !self.key(n, self.g[n]) {
                 self.rare.push(n as u32);
+                self.rare_values.push(self.g[n]);
             }
         }
         self.rare_at_choice = self.rare.len();
