@@ -225,7 +225,7 @@ impl PeriodWatch {
         let n = g.len().checked_sub(1)?;
         if g.len() >= self.next_search {
             self.candidates = candidates(g, self.rule, WATCHED);
-            self.next_search = g.len() + g.len() / 4 + 64;
+            self.next_search = g.len() + g.len() / 4 + 1;
         } else {
             self.candidates
                 .retain(|c| n < c.preperiod + c.period || g[n] == g[n - c.period]);
