@@ -217,12 +217,12 @@ impl Engine {
         }
     }
 
-    fn step(&mut self) -> Result<(), GrundyError> {
+    /// Computes up to G(target), using both threads where it pays.
+    fn advance(&mut self, target: usize) -> Result<(), GrundyError> {
         match self {
-            Engine::Sparse(e) => e.step().map(|_| ()),
+            Engine::Sparse(e) => e.extend_to_parallel(target),
             Engine::Naive { game, values } => {
-                let n = values.len();
-                *values = naive::extend(game, std::mem::take(values), n, true)?;
+                *values = naive::extend(game, std::mem::take(values), target, true)?;
                 Ok(())
             }
         }
@@ -331,7 +331,6 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
     let mut last_checkpoint = Instant::now();
     let checkpoint_every = Duration::from_secs(args.checkpoint_secs.max(1));
     let mut watch = PeriodWatch::new(rule);
-    let mut stopped_on_proof = false;
     let save =
         |values: &[u16], complete: bool, period: Option<Periodicity>| -> anyhow::Result<()> {
             if let Some(path) = &checkpoint_path {
@@ -348,49 +347,56 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
             }
             Ok(())
         };
-    while engine.values().len() <= max {
-        engine.step()?;
+    // The proof, when --stop-when-proven ends the run: the table is cut where it completed.
+    let mut proof_len = None;
+    while engine.values().len() <= max && proof_len.is_none() {
+        let before = engine.values().len();
+        let chunk = if use_sparse { 1 << 14 } else { 64 };
+        engine.advance((before + chunk - 1).min(max))?;
         let values = engine.values();
-        if let Some(found) = watch.observe(values) {
-            if args.stop_when_proven && found.proven {
-                stopped_on_proof = true;
-                break;
-            }
-        }
-        if values.len() % 1024 == 0 {
-            if last_report.elapsed() >= Duration::from_millis(200) {
-                last_report = Instant::now();
-                progress.advance((values.len() - reported) as u64, &engine.status());
-                reported = values.len();
-            }
-            if interrupted.load(Ordering::SeqCst) {
-                progress.finish();
-                save(values, false, None)?;
-                match &checkpoint_path {
-                    Some(path) => bail!(
-                        "interrupted at n = {}; checkpoint written to {}, continue with \
-                         --resume {}",
-                        values.len() - 1,
-                        path.display(),
-                        path.display()
-                    ),
-                    None => bail!(
-                        "interrupted at n = {} (no --out file, nothing saved)",
-                        values.len() - 1
-                    ),
+        for len in before + 1..=values.len() {
+            if let Some(found) = watch.observe(&values[..len]) {
+                if args.stop_when_proven && found.proven {
+                    proof_len = Some(len);
+                    break;
                 }
             }
-            if last_checkpoint.elapsed() >= checkpoint_every {
-                save(values, false, None)?;
-                last_checkpoint = Instant::now();
+        }
+        if last_report.elapsed() >= Duration::from_millis(200) {
+            last_report = Instant::now();
+            progress.advance((values.len() - reported) as u64, &engine.status());
+            reported = values.len();
+        }
+        if interrupted.load(Ordering::SeqCst) {
+            progress.finish();
+            save(values, false, None)?;
+            match &checkpoint_path {
+                Some(path) => bail!(
+                    "interrupted at n = {}; checkpoint written to {}, continue with --resume {}",
+                    values.len() - 1,
+                    path.display(),
+                    path.display()
+                ),
+                None => bail!(
+                    "interrupted at n = {} (no --out file, nothing saved)",
+                    values.len() - 1
+                ),
             }
+        }
+        if last_checkpoint.elapsed() >= checkpoint_every {
+            save(values, false, None)?;
+            last_checkpoint = Instant::now();
         }
     }
     progress.advance((engine.values().len() - reported) as u64, &engine.status());
     progress.finish();
     let engine_name = engine.name();
     let seconds = started.elapsed().as_secs_f64();
-    let values = engine.into_values();
+    let mut values = engine.into_values();
+    let stopped_on_proof = proof_len.is_some();
+    if let Some(len) = proof_len {
+        values.truncate(len);
+    }
     let found = period::find(&values, rule);
     save(&values, true, found)?;
     let computed = values.len() - 1;

@@ -27,6 +27,22 @@ const NO_VALUE: u32 = 1 << 16;
 /// Pairs scanned between two looks at the smallest unconfirmed value.
 const SCAN_BLOCK: usize = 32;
 
+/// Heaps per block handed to the thread that scans ahead.
+const PRESCAN_BLOCK: usize = 1024;
+
+/// Pairs per split and heap scanned ahead, at least and at most (the budget follows the number of
+/// rare pairs, the work left to the other thread, so that both take about as long).
+const PRESCAN_MIN: usize = 2048;
+const PRESCAN_MAX: usize = 1 << 16;
+
+/// Below this table length scanning ahead does not pay (and the ahead window would reach the
+/// heaps being computed).
+const PARALLEL_FROM: usize = 1 << 16;
+
+/// The most split digits the parallel path tracks per heap; games with more are computed
+/// sequentially.
+const MAX_SPLITS: usize = 16;
+
 /// The first table length at which the mask is chosen; below it every heap is rare.
 const FIRST_REVIEW: usize = 64;
 
@@ -177,13 +193,113 @@ impl SparseEngine {
         Ok(())
     }
 
+    /// Computes values until G(max) is known, with the second of rayon's threads scanning
+    /// splits of the next block of heaps ahead of the first (see [`Prescan`]). The values are
+    /// the same as [`SparseEngine::extend_to`]'s for any number of threads.
+    ///
+    /// ```
+    /// use zermelo_grundy::{OctalGame, SparseEngine};
+    /// let game: OctalGame = "0.6".parse().unwrap();
+    /// let (mut a, mut b) = (SparseEngine::new(&game).unwrap(), SparseEngine::new(&game).unwrap());
+    /// a.extend_to(70_000).unwrap();
+    /// b.extend_to_parallel(70_000).unwrap();
+    /// assert_eq!(a.values(), b.values());
+    /// ```
+    pub fn extend_to_parallel(&mut self, max: usize) -> Result<(), GrundyError> {
+        if self.splits.is_empty()
+            || self.splits.len() > MAX_SPLITS
+            || rayon::current_num_threads() < 2
+        {
+            return self.extend_to(max);
+        }
+        while self.g.len() <= max && self.g.len() < PARALLEL_FROM {
+            self.step()?;
+        }
+        let mut ahead: Option<Prescan> = None;
+        while self.g.len() <= max {
+            let n0 = self.g.len();
+            let n1 = (n0 + PRESCAN_BLOCK).min(max + 1);
+            let current = match ahead.take() {
+                Some(p) => p,
+                None => self.prescan_job(n0, n1, n0).run(),
+            };
+            let next_job = (n1 <= max).then(|| {
+                let n2 = (n1 + PRESCAN_BLOCK).min(max + 1);
+                self.prescan_job(n1, n2, n0)
+            });
+            let (done, next) = rayon::join(
+                || -> Result<(), GrundyError> {
+                    for n in n0..n1 {
+                        self.step_with(Some((&current, n)))?;
+                    }
+                    Ok(())
+                },
+                || next_job.map(PrescanJob::run),
+            );
+            done?;
+            ahead = next;
+        }
+        Ok(())
+    }
+
+    /// The work of scanning ahead for heaps first..end using only values below `known`.
+    fn prescan_job(&self, first: usize, end: usize, known: usize) -> PrescanJob {
+        let budget = (self.rare.len() * self.splits.len()).clamp(PRESCAN_MIN, PRESCAN_MAX);
+        let mut ranges = Vec::new();
+        let (mut lowest, mut highest) = (usize::MAX, 0);
+        for n in first..end {
+            for &(k, unequal) in &self.splits {
+                // (lo, last): the a's of pairs (a, m - a) scanned ahead; empty when lo > last.
+                let range = if k + 2 > n {
+                    (1, 0)
+                } else {
+                    let m = n - k;
+                    let last = if unequal && m % 2 == 0 {
+                        m / 2 - 1
+                    } else {
+                        m / 2
+                    };
+                    let lo = (last + 1)
+                        .saturating_sub(budget)
+                        .max(1)
+                        .max(m + 1 - known.min(m));
+                    if lo <= last {
+                        lowest = lowest.min(lo);
+                        highest = highest.max(m - lo);
+                    }
+                    (lo, last)
+                };
+                ranges.push(range);
+            }
+        }
+        let window = if lowest <= highest {
+            self.g[lowest..=highest].to_vec()
+        } else {
+            lowest = 0;
+            Vec::new()
+        };
+        PrescanJob {
+            first,
+            count: end - first,
+            splits: self.splits.iter().map(|&(k, _)| k).collect(),
+            ranges,
+            window,
+            offset: lowest,
+            bound: value_bound(self.max_value),
+        }
+    }
+
     /// Computes the next value G(len) and returns it.
     pub fn step(&mut self) -> Result<u16, GrundyError> {
+        self.step_with(None)
+    }
+
+    fn step_with(&mut self, ahead: Option<(&Prescan, usize)>) -> Result<u16, GrundyError> {
         let n = self.g.len();
         if n >= self.next_review || self.rare.len() > 2 * self.rare_at_choice + 1024 {
             self.choose_mask();
         }
-        let v = self.compute(n)?;
+        let v = self.compute(n, ahead)?;
         self.g.push(v);
         if n >= 1 {
             self.hist[n % 2][usize::from(v)] += 1;
@@ -212,12 +328,33 @@ impl SparseEngine {
         v < NO_VALUE && self.seen[v as usize] == stamp
     }
 
-    fn compute(&mut self, n: usize) -> Result<u16, GrundyError> {
+    fn compute(&mut self, n: usize, ahead: Option<(&Prescan, usize)>) -> Result<u16, GrundyError> {
         // A fresh stamp marks this n's options without clearing the table; stamps start at 1
         // so that the zeroed table means "seen by nobody".
         let stamp = n as u32 + 1;
         let g = &self.g[..];
         let seen = &mut *self.seen;
+        // The splits scanned ahead: their values are options, and the scan below stops where
+        // theirs began.
+        let mut stops = [usize::MAX; MAX_SPLITS];
+        if let Some((pre, heap)) = ahead {
+            debug_assert_eq!(heap, n);
+            let i = n - pre.first;
+            for (v, &mark) in pre.marks[i * pre.bound..(i + 1) * pre.bound]
+                .iter()
+                .enumerate()
+            {
+                if mark != 0 {
+                    seen[v] = stamp;
+                }
+            }
+            let per = self.splits.len();
+            for (j, &(lo, last)) in pre.ranges[i * per..(i + 1) * per].iter().enumerate() {
+                if lo <= last {
+                    stops[j] = lo - 1;
+                }
+            }
+        }
         for &(k, d) in &self.singles {
             if k > n {
                 break;
@@ -273,15 +410,16 @@ impl SparseEngine {
             let ranges: Vec<(usize, usize)> = self
                 .splits
                 .iter()
-                .filter(|&&(k, _)| k + 2 <= n)
-                .map(|&(k, unequal)| {
+                .zip(stops)
+                .filter(|&(&(k, _), _)| k + 2 <= n)
+                .map(|(&(k, unequal), stop)| {
                     let m = n - k;
                     let last = if unequal && m % 2 == 0 {
                         m / 2 - 1
                     } else {
                         m / 2
                     };
-                    (m, last)
+                    (m, last.min(stop))
                 })
                 .collect();
             let longest = ranges.iter().map(|&(_, last)| last).max().unwrap_or(0);
@@ -380,6 +518,61 @@ impl SparseEngine {
     }
 }
 
+/// What the thread scanning ahead needs: a copy of the values it reads, so that it shares
+/// nothing with the thread that appends to the table.
+struct PrescanJob {
+    first: usize,
+    count: usize,
+    /// k of each split digit.
+    splits: Vec<usize>,
+    /// (lo, last) per heap and split: pairs (a, m - a) for lo <= a <= last.
+    ranges: Vec<(usize, usize)>,
+    /// Values offset..offset + window.len().
+    window: Vec<u16>,
+    offset: usize,
+    /// A power of two above every value in the window.
+    bound: usize,
+}
+
+/// Options found ahead: for each heap of a block, a byte per value (nonzero: an option), and the
+/// pairs that were scanned.
+struct Prescan {
+    first: usize,
+    bound: usize,
+    marks: Vec<u8>,
+    ranges: Vec<(usize, usize)>,
+}
+
+impl PrescanJob {
+    fn run(self) -> Prescan {
+        let mut marks = vec![0u8; self.count * self.bound];
+        let per = self.splits.len();
+        let w = &self.window;
+        for i in 0..self.count {
+            let n = self.first + i;
+            let row = &mut marks[i * self.bound..(i + 1) * self.bound];
+            for (j, &k) in self.splits.iter().enumerate() {
+                let (lo, last) = self.ranges[i * per + j];
+                if lo > last {
+                    continue;
+                }
+                let m = n - k;
+                let small = &w[lo - self.offset..=last - self.offset];
+                let large = &w[m - last - self.offset..=m - lo - self.offset];
+                for (&x, &y) in small.iter().zip(large.iter().rev()) {
+                    row[usize::from(x ^ y)] = 1;
+                }
+            }
+        }
+        Prescan {
+            first: self.first,
+            bound: self.bound,
+            marks,
+            ranges: self.ranges,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -414,6 +607,35 @@ mod tests {
                     check(&format!("0.{d1}{d2}{d3}"), 1500);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn scanning_ahead_gives_the_sequential_values() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for (code, max) in [
+            ("4!.0", 100_000),
+            ("0.6", 100_000),
+            ("0.007", 72_000),
+            ("0.77", 90_000),
+            ("0.16", 90_000),
+            ("4.07", 90_000),
+            ("0.4!4", 90_000),
+        ] {
+            let game: OctalGame = code.parse().unwrap();
+            let mut one = SparseEngine::new(&game).unwrap();
+            one.extend_to(max).unwrap();
+            let mut two = SparseEngine::new(&game).unwrap();
+            // In pieces, as the command line does, to cross block and chunk boundaries.
+            pool.install(|| {
+                for target in [70_000, 70_001, 85_555, max] {
+                    two.extend_to_parallel(target.min(max)).unwrap();
+                }
+            });
+            assert_eq!(one.values(), two.values(), "{code}");
         }
     }
 
