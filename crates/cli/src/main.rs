@@ -3,8 +3,10 @@
 
 use clap::{Parser, Subcommand};
 
+mod grundy;
 mod hex;
 mod memory;
+mod nim;
 mod progress;
 
 /// Exhaustive solver for two-player games of perfect information: Hex, misère Hex and
@@ -21,6 +23,10 @@ enum Command {
     /// Hex on small boards: solve positions, opening tables, retrograde tables.
     #[command(subcommand)]
     Hex(hex::Command),
+    /// Sprague–Grundy tables: octal, subtraction and piece games.
+    Grundy(grundy::Args),
+    /// Analyse a sum of games: P or N, value, every winning move.
+    Nim(nim::Args),
 }
 
 fn main() {
@@ -48,6 +54,8 @@ fn main() {
     };
     let result = match cli.command {
         Command::Hex(cmd) => hex::run(cmd),
+        Command::Grundy(args) => grundy::run(args),
+        Command::Nim(args) => nim::run(args),
     };
     if let Err(err) = result {
         eprintln!("zermelo: error: {err:#}");

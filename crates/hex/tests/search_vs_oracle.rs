@@ -260,10 +260,10 @@ fn one_solver_serves_several_board_sizes() {
                 let table = oracle(n, Rules::Normal);
                 for o in solver.openings(n, |_| {}).unwrap() {
                     let child = Position::new(n).unwrap().play(o.cell).unwrap();
-                    let wins = match table.value(child.black().0, child.white().0).unwrap() {
-                        RetroValue::Loss | RetroValue::GameOver => true,
-                        _ => false,
-                    };
+                    let wins = matches!(
+                        table.value(child.black().0, child.white().0).unwrap(),
+                        RetroValue::Loss | RetroValue::GameOver
+                    );
                     assert_eq!(
                         o.first_player_wins, wins,
                         "round {round}, {n}x{n} {}",

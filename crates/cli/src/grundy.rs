@@ -1,0 +1,713 @@
+//! `zermelo grundy`: Sprague–Grundy tables of octal, subtraction and piece games, and the
+//! `show` command for stored tables.
+
+mod table;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::bail;
+use clap::{Args as ClapArgs, Subcommand};
+use serde_json::{json, Value};
+use zermelo_grundy::period::{self, PeriodWatch, Periodicity, ProofRule};
+use zermelo_grundy::piece::{PieceGame, PieceTable};
+use zermelo_grundy::subtraction::SubtractionGame;
+use zermelo_grundy::{naive, GrundyError, OctalGame, SparseEngine};
+
+use crate::progress::Progress;
+
+/// Sprague–Grundy tables: octal and hexadecimal games, subtraction games, piece games.
+#[derive(ClapArgs)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The values of an octal or hexadecimal game, e.g. `0.77` (Kayles), `0.07`, `4!.0`
+    /// (Grundy's game), with its period when one is established.
+    Octal(OctalArgs),
+    /// The values of a subtraction game S(1,3,4) or all-but subtraction game.
+    Subtraction(SubtractionArgs),
+    /// The values of a piece moving towards the corner of an N x N board.
+    Piece(PieceArgs),
+    /// Summary and values of a table written with --out.
+    Show(ShowArgs),
+}
+
+/// Which engine computes an octal table.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum EngineChoice {
+    /// The sparse-space engine where it applies (splits into at most two heaps), else naive.
+    Auto,
+    /// The sparse-space engine.
+    Sparse,
+    /// The reference engine: every option of every heap.
+    Naive,
+}
+
+#[derive(ClapArgs)]
+struct OctalArgs {
+    /// The game code: a digit, a point and digits (octal or hexadecimal), `!` after a digit
+    /// for unequal splits.
+    code: String,
+    /// Compute G(0..=N); a whole number or a power such as 2^22.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    max: String,
+    /// Stop as soon as the period is proven (values beyond follow from it).
+    #[arg(long)]
+    stop_when_proven: bool,
+    /// Write the table to FILE (atomically, with checkpoints while computing).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Continue the run stored in FILE (checkpoints go back to FILE unless --out is given).
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
+    /// Seconds between checkpoints.
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    checkpoint_secs: u64,
+    /// Engine.
+    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+    engine: EngineChoice,
+    /// Print one JSON object instead of text (no progress output).
+    #[arg(long)]
+    json: bool,
+    /// Include the values G(0..=computed).
+    #[arg(long)]
+    values: bool,
+}
+
+#[derive(ClapArgs)]
+struct SubtractionArgs {
+    /// The subtraction set, comma-separated, e.g. 1,3,4.
+    #[arg(allow_hyphen_values = true)]
+    set: String,
+    /// The set lists the numbers that may NOT be taken.
+    #[arg(long)]
+    all_but: bool,
+    /// Misère values (0 exactly at misère P-positions).
+    #[arg(long)]
+    misere: bool,
+    /// Compute G(0..=N).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    max: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Include the values G(0..=N).
+    #[arg(long)]
+    values: bool,
+}
+
+#[derive(ClapArgs)]
+struct PieceArgs {
+    /// A named piece: wythoff, knight or rook (or give --jumps / --slides instead).
+    game: Option<String>,
+    /// Jump vectors dx,dy;dx,dy…: the piece goes from (x, y) to (x - dx, y - dy).
+    #[arg(long, allow_hyphen_values = true)]
+    jumps: Option<String>,
+    /// Slide vectors dx,dy;…: any positive number of steps along the vector.
+    #[arg(long, allow_hyphen_values = true)]
+    slides: Option<String>,
+    /// Board side N: cells (0..N) x (0..N).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    size: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Include the values, row by row.
+    #[arg(long)]
+    values: bool,
+}
+
+#[derive(ClapArgs)]
+struct ShowArgs {
+    /// A table written by `zermelo grundy octal --out`.
+    file: PathBuf,
+    /// First heap to list.
+    #[arg(long, default_value_t = 0)]
+    from: u64,
+    /// Last heap to list (beyond the table only when the period is proven); default: the
+    /// first 64 values, or the whole table with --csv.
+    #[arg(long)]
+    to: Option<u64>,
+    /// Print the range as CSV (n,value) instead of text.
+    #[arg(long)]
+    csv: bool,
+    /// Print the summary (and, with --values, the values) as JSON.
+    #[arg(long)]
+    json: bool,
+    /// With --json, include the values of the range.
+    #[arg(long)]
+    values: bool,
+}
+
+/// Runs `zermelo grundy`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.command {
+        Command::Octal(a) => octal(a),
+        Command::Subtraction(a) => subtraction(a),
+        Command::Piece(a) => piece(a),
+        Command::Show(a) => show(a),
+    }
+}
+
+/// Parses a size given as digits or as a power `B^K`.
+fn parse_size(text: &str, option: &str) -> anyhow::Result<u64> {
+    let bad = || {
+        anyhow::anyhow!(
+            "{option}: {text:?} is not a size (a whole number such as 4194304, or a power such \
+             as 2^22)"
+        )
+    };
+    let text = text.trim();
+    if let Some((base, exp)) = text.split_once('^') {
+        let base: u64 = base.trim().parse().map_err(|_| bad())?;
+        let exp: u32 = exp.trim().parse().map_err(|_| bad())?;
+        base.checked_pow(exp)
+            .ok_or_else(|| anyhow::anyhow!("{option}: {text} is absurdly large"))
+    } else {
+        text.parse().map_err(|_| bad())
+    }
+}
+
+/// The memory this machine has available now, when the system says.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Refuses a job whose tables would not fit in memory, before anything is allocated.
+fn check_memory(what: &str, bytes: u128) -> anyhow::Result<()> {
+    if let Some(available) = available_memory() {
+        if bytes > u128::from(available) {
+            bail!(
+                "{what} needs about {} MiB of memory but only {} MiB is available; ask for less",
+                bytes >> 20,
+                available >> 20
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Bytes per value of an octal run: the values (2), the period search (4 for its prefix
+/// function), with some slack.
+const OCTAL_BYTES_PER_VALUE: u128 = 7;
+
+/// The largest --max of an octal run: heap indices are kept as u32.
+const OCTAL_MAX: u64 = (1 << 32) - 2;
+
+/// An octal table being computed by one of the engines.
+enum Engine {
+    Sparse(Box<SparseEngine>),
+    Naive { game: OctalGame, values: Vec<u16> },
+}
+
+impl Engine {
+    fn values(&self) -> &[u16] {
+        match self {
+            Engine::Sparse(e) => e.values(),
+            Engine::Naive { values, .. } => values,
+        }
+    }
+
+    /// Computes up to G(target), using both threads where it pays.
+    fn advance(&mut self, target: usize) -> Result<(), GrundyError> {
+        match self {
+            Engine::Sparse(e) => e.extend_to_parallel(target),
+            Engine::Naive { game, values } => {
+                *values = naive::extend(game, std::mem::take(values), target, true)?;
+                Ok(())
+            }
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Engine::Sparse(_) => "sparse",
+            Engine::Naive { .. } => "naive",
+        }
+    }
+
+    fn status(&self) -> String {
+        match self {
+            Engine::Sparse(e) => format!(
+                "n={} mask={:#x}{} rare={}",
+                e.values().len(),
+                e.mask(),
+                if e.twist() { "+twist" } else { "" },
+                e.rare_count()
+            ),
+            Engine::Naive { values, .. } => format!("n={}", values.len()),
+        }
+    }
+
+    fn into_values(self) -> Vec<u16> {
+        match self {
+            Engine::Sparse(e) => e.into_values(),
+            Engine::Naive { values, .. } => values,
+        }
+    }
+}
+
+/// Set by Ctrl-C or SIGTERM: the run writes a checkpoint and stops.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let setter = Arc::clone(&flag);
+    // Installing twice is impossible within one run; if another handler exists already the run
+    // simply cannot be interrupted cleanly, which is not worth failing over.
+    let _ = ctrlc::set_handler(move || setter.store(true, Ordering::SeqCst));
+    flag
+}
+
+fn period_json(p: Option<Periodicity>) -> (Value, Value, Value) {
+    match p {
+        Some(p) => (json!(p.preperiod), json!(p.period), json!(p.proven)),
+        None => (Value::Null, Value::Null, json!(false)),
+    }
+}
+
+fn octal(args: OctalArgs) -> anyhow::Result<()> {
+    let game: OctalGame = args.code.parse()?;
+    let max = parse_size(&args.max, "--max")?;
+    if max > OCTAL_MAX {
+        bail!("--max {max} is beyond the largest table zermelo computes ({OCTAL_MAX})");
+    }
+    check_memory(
+        &format!("a table of {} values", max + 1),
+        u128::from(max + 1) * OCTAL_BYTES_PER_VALUE,
+    )?;
+    let max = max as usize;
+    let mut resumed_from = None;
+    let start_values = match &args.resume {
+        Some(path) => {
+            let stored = table::read(path)?;
+            if stored.game != game {
+                bail!(
+                    "{}: the table is for {}, not {game}; resume it with the same code",
+                    path.display(),
+                    stored.game
+                );
+            }
+            resumed_from = Some(stored.values.len());
+            let mut values = stored.values;
+            values.truncate(max + 1);
+            values
+        }
+        None => Vec::new(),
+    };
+    let use_sparse = match args.engine {
+        EngineChoice::Naive => false,
+        EngineChoice::Sparse => true,
+        EngineChoice::Auto => !game.has_three_heap_moves(),
+    };
+    let mut engine = if use_sparse {
+        Engine::Sparse(Box::new(SparseEngine::resume(&game, start_values)?))
+    } else {
+        Engine::Naive {
+            game: game.clone(),
+            values: start_values,
+        }
+    };
+    let rule = ProofRule::for_octal(&game);
+    let checkpoint_path = args.out.clone().or_else(|| args.resume.clone());
+    let interrupted = interrupt_flag();
+    let progress = Progress::new(
+        &format!("grundy {game}"),
+        max as u64 + 1,
+        "values",
+        args.json,
+    );
+    progress.set_position(engine.values().len() as u64, "resumed");
+    let mut reported = engine.values().len();
+    let started = Instant::now();
+    let mut last_report = Instant::now();
+    let mut last_checkpoint = Instant::now();
+    let checkpoint_every = Duration::from_secs(args.checkpoint_secs.max(1));
+    let mut watch = PeriodWatch::new(rule);
+    let save =
+        |values: &[u16], complete: bool, period: Option<Periodicity>| -> anyhow::Result<()> {
+            if let Some(path) = &checkpoint_path {
+                table::write(
+                    path,
+                    &table::TableFile {
+                        game: game.clone(),
+                        target: max as u64,
+                        complete,
+                        period,
+                        values: values.to_vec(),
+                    },
+                )?;
+            }
+            Ok(())
+        };
+    // The proof, when --stop-when-proven ends the run: the table is cut where it completed.
+    let mut proof_len = None;
+    while engine.values().len() <= max && proof_len.is_none() {
+        let before = engine.values().len();
+        let chunk = if use_sparse { 1 << 14 } else { 64 };
+        engine.advance((before + chunk - 1).min(max))?;
+        let values = engine.values();
+        for len in before + 1..=values.len() {
+            if let Some(found) = watch.observe(&values[..len]) {
+                if args.stop_when_proven && found.proven {
+                    proof_len = Some(len);
+                    break;
+                }
+            }
+        }
+        if last_report.elapsed() >= Duration::from_millis(200) {
+            last_report = Instant::now();
+            progress.advance((values.len() - reported) as u64, &engine.status());
+            reported = values.len();
+        }
+        if interrupted.load(Ordering::SeqCst) {
+            progress.finish();
+            save(values, false, None)?;
+            match &checkpoint_path {
+                Some(path) => bail!(
+                    "interrupted at n = {}; checkpoint written to {}, continue with --resume {}",
+                    values.len() - 1,
+                    path.display(),
+                    path.display()
+                ),
+                None => bail!(
+                    "interrupted at n = {} (no --out file, nothing saved)",
+                    values.len() - 1
+                ),
+            }
+        }
+        if last_checkpoint.elapsed() >= checkpoint_every {
+            save(values, false, None)?;
+            last_checkpoint = Instant::now();
+        }
+    }
+    progress.advance((engine.values().len() - reported) as u64, &engine.status());
+    progress.finish();
+    let engine_name = engine.name();
+    let seconds = started.elapsed().as_secs_f64();
+    let mut values = engine.into_values();
+    let stopped_on_proof = proof_len.is_some();
+    if let Some(len) = proof_len {
+        values.truncate(len);
+    }
+    let found = period::find(&values, rule);
+    save(&values, true, found)?;
+    let computed = values.len() - 1;
+    let max_value = values.iter().copied().max().unwrap_or(0);
+    if args.json {
+        let (preperiod, period, proven) = period_json(found);
+        let mut out = json!({
+            "game": game.to_string(),
+            "family": "octal",
+            "computed": computed,
+            "max_value": max_value,
+            "preperiod": preperiod,
+            "period": period,
+            "proven": proven,
+            "stopped_on_proof": stopped_on_proof,
+            "engine": engine_name,
+            "seconds": seconds,
+        });
+        if let Some(from) = resumed_from {
+            out["resumed_from"] = json!(from);
+        }
+        if let Some(path) = &checkpoint_path {
+            out["out"] = json!(path.display().to_string());
+        }
+        if args.values {
+            out["values"] = json!(values);
+        }
+        println!("{out}");
+    } else {
+        println!("game {game} (octal), {engine_name} engine, {seconds:.2} s");
+        println!("computed G(0..={computed}); largest value {max_value}");
+        print_period(found, rule, computed);
+        if args.values {
+            print_values(&values, 0);
+        }
+        if let Some(path) = &checkpoint_path {
+            println!("table written to {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+fn print_period(found: Option<Periodicity>, rule: ProofRule, computed: usize) {
+    match found {
+        Some(p) if p.proven => println!(
+            "period {} from {} (preperiod), proven: {} (values up to {})",
+            p.period,
+            p.preperiod,
+            match rule {
+                ProofRule::Window { .. } => "each value depends only on the last few",
+                _ => "Guy–Smith check",
+            },
+            p.last_needed
+        ),
+        Some(p) => println!(
+            "apparent period {} from {}, not proven (no proof argument for this game)",
+            p.period, p.preperiod
+        ),
+        None => println!("not periodic up to n = {computed} (no period established)"),
+    }
+}
+
+fn print_values(values: &[u16], first: usize) {
+    for (row, chunk) in values.chunks(16).enumerate() {
+        let line: Vec<String> = chunk.iter().map(|v| format!("{v:>3}")).collect();
+        println!("{:>8}: {}", first + row * 16, line.join(" "));
+    }
+}
+
+fn subtraction(args: SubtractionArgs) -> anyhow::Result<()> {
+    let game = SubtractionGame::parse(&args.set, args.all_but)?;
+    let max = parse_size(&args.max, "--max")?;
+    if max > OCTAL_MAX {
+        bail!("--max {max} is beyond the largest table zermelo computes ({OCTAL_MAX})");
+    }
+    check_memory(
+        &format!("a table of {} values", max + 1),
+        u128::from(max + 1) * OCTAL_BYTES_PER_VALUE,
+    )?;
+    let max = max as usize;
+    let started = Instant::now();
+    let values = if args.misere {
+        game.misere_values(max)?
+    } else {
+        game.values(max)?
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let rule = game.proof_rule();
+    let found = period::find(&values, rule);
+    let max_value = values.iter().copied().max().unwrap_or(0);
+    if args.json {
+        let (preperiod, period, proven) = period_json(found);
+        let mut out = json!({
+            "game": game.to_string(),
+            "family": if args.all_but { "all-but subtraction" } else { "subtraction" },
+            "misere": args.misere,
+            "computed": max,
+            "max_value": max_value,
+            "preperiod": preperiod,
+            "period": period,
+            "proven": proven,
+            "seconds": seconds,
+        });
+        if args.values {
+            out["values"] = json!(values);
+        }
+        println!("{out}");
+    } else {
+        let play = if args.misere { "misère" } else { "normal" };
+        println!("game {game}, {play} play");
+        println!("computed G(0..={max}); largest value {max_value}");
+        print_period(found, rule, max);
+        if args.values || max < 64 {
+            print_values(&values, 0);
+        }
+    }
+    Ok(())
+}
+
+fn piece(args: PieceArgs) -> anyhow::Result<()> {
+    let game = match (&args.game, &args.jumps, &args.slides) {
+        (Some(name), None, None) => match name.to_ascii_lowercase().as_str() {
+            "wythoff" | "queen" => PieceGame::wythoff(),
+            "knight" | "horses" => PieceGame::knight(),
+            "rook" => PieceGame::rook(),
+            other => bail!("unknown piece {other:?} (known: wythoff, knight, rook)"),
+        },
+        (None, jumps, slides) if jumps.is_some() || slides.is_some() => {
+            let mut moves = Vec::new();
+            if let Some(j) = jumps {
+                moves.extend(PieceGame::parse_vectors(j, false)?);
+            }
+            if let Some(s) = slides {
+                moves.extend(PieceGame::parse_vectors(s, true)?);
+            }
+            PieceGame::new("custom", moves)?
+        }
+        _ => bail!("name a piece (wythoff, knight, rook) or give --jumps/--slides, not both"),
+    };
+    let size = parse_size(&args.size, "--size")?;
+    if size == 0 || size > zermelo_grundy::piece::MAX_SIZE as u64 {
+        bail!(
+            "--size {size} is outside 1..={}",
+            zermelo_grundy::piece::MAX_SIZE
+        );
+    }
+    check_memory(
+        &format!("a {size} x {size} board"),
+        u128::from(size) * u128::from(size) * 2,
+    )?;
+    let size = size as usize;
+    let started = Instant::now();
+    let table = game.solve(size)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let max_value = table.values().iter().copied().max().unwrap_or(0);
+    let zeros = table.values().iter().filter(|&&v| v == 0).count();
+    if args.json {
+        let mut out = json!({
+            "game": game.to_string(),
+            "family": "piece",
+            "size": size,
+            "computed": size - 1,
+            "max_value": max_value,
+            "preperiod": Value::Null,
+            "period": Value::Null,
+            "proven": false,
+            "p_positions": zeros,
+            "seconds": seconds,
+        });
+        if args.values {
+            out["values"] = json!(rows(&table));
+        }
+        println!("{out}");
+    } else {
+        println!("game {game} on a {size} x {size} board (row y, column x; corner (0,0))");
+        println!("largest value {max_value}; {zeros} P-positions");
+        if args.values || size <= 32 {
+            for row in rows(&table) {
+                let line: Vec<String> = row.iter().map(|v| format!("{v:>3}")).collect();
+                println!("{}", line.join(" "));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn rows(table: &PieceTable) -> Vec<Vec<u16>> {
+    table
+        .values()
+        .chunks(table.size())
+        .map(<[u16]>::to_vec)
+        .collect()
+}
+
+fn show(args: ShowArgs) -> anyhow::Result<()> {
+    let stored = table::read(&args.file)?;
+    let computed = stored.values.len().saturating_sub(1) as u64;
+    let proven = stored.period.filter(|p| p.proven);
+    let to = args.to.unwrap_or(if args.csv {
+        computed
+    } else {
+        (args.from + 63).min(computed)
+    });
+    if args.from > to {
+        bail!("--from {} is after --to {to}", args.from);
+    }
+    if to > computed && proven.is_none() {
+        bail!(
+            "{}: the table stops at n = {computed} and has no proven period to go beyond it",
+            args.file.display()
+        );
+    }
+    let value_at = |n: u64| -> u16 {
+        match proven {
+            Some(p) => p.value(&stored.values, n as usize),
+            None => stored.values[n as usize],
+        }
+    };
+    if to - args.from > 100_000_000 {
+        bail!(
+            "the range --from {} --to {to} is too long to print",
+            args.from
+        );
+    }
+    if args.csv {
+        println!("n,value");
+        for n in args.from..=to {
+            println!("{n},{}", value_at(n));
+        }
+        return Ok(());
+    }
+    let max_value = stored.values.iter().copied().max().unwrap_or(0);
+    if args.json {
+        let (preperiod, period, proven_json) = period_json(stored.period);
+        let mut out = json!({
+            "game": stored.game.to_string(),
+            "family": "octal",
+            "computed": computed,
+            "target": stored.target,
+            "complete": stored.complete,
+            "max_value": max_value,
+            "preperiod": preperiod,
+            "period": period,
+            "proven": proven_json,
+        });
+        if args.values {
+            out["values"] = json!((args.from..=to).map(value_at).collect::<Vec<_>>());
+            out["from"] = json!(args.from);
+        }
+        println!("{out}");
+        return Ok(());
+    }
+    println!("table {} of game {}", args.file.display(), stored.game);
+    println!(
+        "G(0..={computed}) of a run to {}{}; largest value {max_value}",
+        stored.target,
+        if stored.complete {
+            ""
+        } else {
+            " (checkpoint, unfinished)"
+        }
+    );
+    print_period(
+        stored.period,
+        ProofRule::for_octal(&stored.game),
+        computed as usize,
+    );
+    let range: Vec<u16> = (args.from..=to).map(value_at).collect();
+    print_values(&range, args.from as usize);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored_values(path: &std::path::Path) -> Vec<u16> {
+        table::read(path).unwrap().values
+    }
+
+    #[test]
+    fn sizes_parse_as_numbers_or_powers() {
+        assert_eq!(parse_size("4194304", "--max").unwrap(), 1 << 22);
+        assert_eq!(parse_size("2^22", "--max").unwrap(), 1 << 22);
+        assert!(parse_size("-5", "--max").is_err());
+        assert!(parse_size("2^99", "--max").is_err());
+        assert!(parse_size("ten", "--max").is_err());
+    }
+
+    #[test]
+    fn checkpoint_then_resume_gives_the_straight_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.zgt");
+        let run = |max: &str, out: Option<PathBuf>, resume: Option<PathBuf>| {
+            octal(OctalArgs {
+                code: "0.6".into(),
+                max: max.into(),
+                stop_when_proven: false,
+                out,
+                resume,
+                checkpoint_secs: 300,
+                engine: EngineChoice::Auto,
+                json: true,
+                values: false,
+            })
+            .unwrap();
+        };
+        run("700", Some(path.clone()), None);
+        run("3000", None, Some(path.clone()));
+        let resumed = stored_values(&path);
+        let straight = naive::values(&"0.6".parse().unwrap(), 3000).unwrap();
+        assert_eq!(resumed, straight);
+    }
+}

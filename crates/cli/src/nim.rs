@@ -1,0 +1,95 @@
+//! `zermelo nim`: analyse a position given as a list of components (Nim heaps, octal heaps,
+//! subtraction heaps, pieces): P or N, its value and every winning move.
+
+use clap::Args as ClapArgs;
+use serde_json::json;
+use zermelo_grundy::sum::{self, Component};
+
+/// Analyse a position: P or N, its value (the nim-sum of its components) and every winning
+/// move.
+///
+/// Components: `7` (a Nim heap), `0.77:10` (a heap of 10 in the octal game 0.77),
+/// `S(1,3,4):12` and `allbut(2):9` (subtraction games), `wythoff(3,5)`, `knight(2,5)`,
+/// `rook(3,4)` (a piece on a cell).
+#[derive(ClapArgs)]
+pub struct Args {
+    /// The components of the position.
+    #[arg(required = true, allow_negative_numbers = true)]
+    components: Vec<String>,
+    /// Misère play: whoever makes the last move loses (Nim heaps, or one subtraction heap).
+    #[arg(long)]
+    misere: bool,
+    /// Moore's Nim_k: a move may take from up to K heaps (Nim heaps only).
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    k: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `zermelo nim`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let components: Vec<Component> = args
+        .components
+        .iter()
+        .map(|c| c.parse())
+        .collect::<Result<_, _>>()?;
+    if args.k == 0 {
+        anyhow::bail!("--k must be at least 1");
+    }
+    let analysis = if args.k > 1 {
+        let heaps = sum::nim_heaps(&components, "Moore's Nim_k")?;
+        sum::moore(&heaps, args.k, args.misere)?
+    } else if args.misere {
+        sum::analyse_misere(&components)?
+    } else {
+        sum::analyse(&components)?
+    };
+    let outcome = if analysis.p_position { "P" } else { "N" };
+    if args.json {
+        let moves: Vec<_> = analysis
+            .winning_moves
+            .iter()
+            .map(|m| json!({"component": m.component, "to": m.to}))
+            .collect();
+        let out = json!({
+            "position": args.components,
+            "misere": args.misere,
+            "k": args.k,
+            "component_values": analysis.component_values,
+            "value": analysis.value,
+            "outcome": outcome,
+            "winning_moves": moves,
+        });
+        println!("{out}");
+        return Ok(());
+    }
+    let names: Vec<String> = components.iter().map(|c| c.to_string()).collect();
+    let play = match (args.misere, args.k) {
+        (false, 1) => "normal play".to_string(),
+        (true, 1) => "misère play".to_string(),
+        (false, k) => format!("Moore's Nim_{k}"),
+        (true, k) => format!("misère Moore's Nim_{k}"),
+    };
+    println!("position: {} ({play})", names.join(" + "));
+    if let Some(v) = analysis.value {
+        println!("value: {v}");
+    }
+    if analysis.p_position {
+        println!("P-position: the player to move loses");
+    } else {
+        println!("N-position: the player to move wins");
+        if analysis.winning_moves.is_empty() {
+            println!("(no move is needed: in misère play, having no move wins)");
+        }
+        for m in &analysis.winning_moves {
+            println!(
+                "  winning move in component {} ({}): -> {}",
+                m.component + 1,
+                names[m.component],
+                m.to
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,249 @@
+//! The `zermelo grundy` and `zermelo nim` commands end to end: the JSON contract, the table
+//! files (write, show, resume, corruption) and the one-line errors.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn zermelo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = zermelo(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
+}
+
+/// Asserts a failure with exactly one line on stderr, starting with the program's prefix.
+fn fails(args: &[&str]) -> String {
+    let out = zermelo(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("zermelo: error: "), "{args:?}: {err}");
+    err
+}
+
+fn values(v: &Value) -> Vec<u64> {
+    v["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn octal_json_contract() {
+    let v = json(&[
+        "grundy", "octal", "0.77", "--max", "400", "--json", "--values",
+    ]);
+    assert_eq!(v["game"], "0.77");
+    assert_eq!(v["computed"], 400);
+    assert_eq!(v["preperiod"], 71);
+    assert_eq!(v["period"], 12);
+    assert_eq!(v["proven"], true);
+    let g = values(&v);
+    assert_eq!(g.len(), 401);
+    assert_eq!(v["max_value"], *g.iter().max().unwrap());
+}
+
+#[test]
+fn stop_when_proven_ends_at_the_proof() {
+    let v = json(&[
+        "grundy",
+        "octal",
+        "0.07",
+        "--max",
+        "2^20",
+        "--stop-when-proven",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["preperiod"].as_u64(), v["period"].as_u64()),
+        (Some(53), Some(34))
+    );
+    assert_eq!(v["computed"], 2 * 53 + 2 * 34 + 2 - 1);
+    assert_eq!(v["proven"], true);
+}
+
+#[test]
+fn unperiodic_runs_report_null() {
+    let v = json(&["grundy", "octal", "4!.0", "--max", "2000", "--json"]);
+    assert!(v["period"].is_null() && v["preperiod"].is_null());
+    assert_eq!(v["proven"], false);
+}
+
+#[test]
+fn engines_agree() {
+    let sparse = json(&[
+        "grundy", "octal", "0.6", "--max", "3000", "--json", "--values",
+    ]);
+    let naive = json(&[
+        "grundy", "octal", "0.6", "--max", "3000", "--json", "--values", "--engine", "naive",
+    ]);
+    assert_eq!(values(&sparse), values(&naive));
+}
+
+#[test]
+fn subtraction_and_piece_json() {
+    let v = json(&[
+        "grundy",
+        "subtraction",
+        "2,3",
+        "--max",
+        "30",
+        "--json",
+        "--values",
+    ]);
+    assert_eq!(
+        (v["preperiod"].as_u64(), v["period"].as_u64()),
+        (Some(0), Some(5))
+    );
+    assert_eq!(v["proven"], true);
+    assert_eq!(&values(&v)[..5], &[0, 0, 1, 1, 2]);
+    let m = json(&[
+        "grundy",
+        "subtraction",
+        "1,2,3,4",
+        "--misere",
+        "--max",
+        "29",
+        "--json",
+        "--values",
+    ]);
+    let zeros: Vec<usize> = values(&m)
+        .iter()
+        .enumerate()
+        .filter(|(_, &x)| x == 0)
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(zeros, vec![1, 6, 11, 16, 21, 26]);
+    let p = json(&[
+        "grundy", "piece", "rook", "--size", "16", "--json", "--values",
+    ]);
+    assert_eq!(p["computed"], 15);
+    assert_eq!(p["values"][5][3], 3 ^ 5);
+    assert!(p["period"].is_null());
+}
+
+#[test]
+fn out_show_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dawson.zgt");
+    let f = file.to_str().unwrap();
+    json(&[
+        "grundy", "octal", "0.07", "--max", "120", "--out", f, "--json",
+    ]);
+    let resumed = json(&[
+        "grundy", "octal", "0.07", "--max", "900", "--resume", f, "--json", "--values",
+    ]);
+    assert_eq!(resumed["resumed_from"], 121);
+    let straight = json(&[
+        "grundy", "octal", "0.07", "--max", "900", "--json", "--values",
+    ]);
+    assert_eq!(values(&resumed), values(&straight));
+    let shown = json(&[
+        "grundy", "show", f, "--json", "--values", "--from", "0", "--to", "900",
+    ]);
+    assert_eq!(values(&shown), values(&straight));
+    assert_eq!(shown["period"], 34);
+    // Proven period: values beyond the table come from it.
+    let far = json(&[
+        "grundy", "show", f, "--json", "--values", "--from", "5000", "--to", "5033",
+    ]);
+    let period: Vec<u64> = values(&straight)[900 - 33..=900].to_vec();
+    let mut far_sorted = values(&far);
+    let mut period_sorted = period.clone();
+    far_sorted.sort_unstable();
+    period_sorted.sort_unstable();
+    assert_eq!(far_sorted, period_sorted);
+    let csv = zermelo(&["grundy", "show", f, "--csv", "--to", "3"]);
+    let text = String::from_utf8(csv.stdout).unwrap();
+    assert_eq!(text.lines().next(), Some("n,value"));
+    assert_eq!(text.lines().count(), 5);
+    // Another game's table is refused.
+    let err = fails(&["grundy", "octal", "0.77", "--max", "1000", "--resume", f]);
+    assert!(err.contains("0.07"), "{err}");
+}
+
+fn corrupt(path: &Path) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let i = bytes.len() - 10;
+    bytes[i] ^= 0x55;
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn corrupt_and_truncated_tables_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("k.zgt");
+    let f = file.to_str().unwrap();
+    json(&[
+        "grundy", "octal", "0.77", "--max", "500", "--out", f, "--json",
+    ]);
+    let good = std::fs::read(&file).unwrap();
+    corrupt(&file);
+    let err = fails(&["grundy", "show", f]);
+    assert!(err.contains("corrupt"), "{err}");
+    fails(&["grundy", "octal", "0.77", "--max", "900", "--resume", f]);
+    std::fs::write(&file, &good[..good.len() - 7]).unwrap();
+    let err = fails(&["grundy", "show", f]);
+    assert!(err.contains("truncated"), "{err}");
+}
+
+#[test]
+fn bad_input_gets_one_line() {
+    for args in [
+        &["grundy", "octal", "0.9x", "--max", "10"][..],
+        &["grundy", "octal", "77", "--max", "10"],
+        &["grundy", "octal", "0.77", "--max", "-5"],
+        &["grundy", "octal", "0.77", "--max", "ten"],
+        &["grundy", "octal", "0.77", "--max", "2^60"],
+        &["grundy", "octal", "0.77", "--max", "2^33"],
+        &[
+            "grundy", "octal", "0.8", "--max", "10", "--engine", "sparse",
+        ],
+        &["grundy", "subtraction", "", "--max", "10"],
+        &["grundy", "subtraction", "0,2", "--max", "10"],
+        &["grundy", "subtraction", "1,2", "--max", "-1"],
+        &["grundy", "piece", "bishop", "--size", "8"],
+        &["grundy", "piece", "--jumps", "1,-1", "--size", "8"],
+        &["grundy", "piece", "rook", "--size", "0"],
+        &["grundy", "show", "/nonexistent/table.zgt"],
+        &["nim", "3", "x"],
+        &["nim", "-3"],
+        &["nim", "0.77:3", "4", "--misere"],
+        &["nim", "3", "0.77:4", "--k", "2"],
+    ] {
+        fails(args);
+    }
+}
+
+#[test]
+fn nim_reproduces_the_worked_examples() {
+    let v = json(&["nim", "3", "6", "8", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["value"], 13);
+    assert_eq!(v["winning_moves"][0]["to"], "5");
+    let m = json(&["nim", "3", "5", "8", "--misere", "--json"]);
+    assert_eq!(m["winning_moves"][0]["to"], "3 5 6");
+    let s = json(&["nim", "S(1,2,3):15", "--json"]);
+    assert_eq!(s["winning_moves"][0]["to"], "S(1,2,3):12 (take 3)");
+    let sm = json(&["nim", "S(1,2,3,4):29", "--misere", "--json"]);
+    assert_eq!(sm["winning_moves"][0]["to"], "S(1,2,3,4):26 (take 3)");
+    let p = json(&["nim", "1", "2", "3", "--json"]);
+    assert_eq!(p["outcome"], "P");
+    assert_eq!(p["winning_moves"].as_array().unwrap().len(), 0);
+    let moore = json(&["nim", "1", "1", "1", "--k", "2", "--json"]);
+    assert_eq!(moore["outcome"], "P");
+}

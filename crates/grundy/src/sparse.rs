@@ -1,0 +1,650 @@
+//! The sparse-space engine for large octal tables.
+//!
+//! A mask `m` splits the values in two classes by the parity of `popcount(v & m)`; XOR adds
+//! parities. Each heap a gets a *key*: the parity of its value, optionally flipped on odd a (the
+//! "domain" twist, which some games such as Treblecross `0.007` need). A pair (a, b) with
+//! a + b = s then has value parity `key(a) ^ key(b) ^ twist·(s mod 2)`. The mask and twist are
+//! chosen so that few heaps have key 0: those are *rare*, the others *common*. For a heap n:
+//!
+//! - the options of one parity class (the *rare-made* parity) each pair a rare heap with a common
+//!   one, or two rare heaps; enumerating the pairs that contain a rare heap (O(#rare) per n)
+//!   finds all of them, and with them the smallest rare-made value `c` that is not an option;
+//! - G(n) is `c` unless a smaller value of the other parity is missing; those are confirmed
+//!   present by scanning the splits until each has been seen, which ends early in practice
+//!   because common pairs produce them over and over.
+//!
+//! The twist needs every split digit to remove a number of tokens of the same parity (so that
+//! `s mod 2` is the same for all splits of n). The result never depends on the mask or the twist
+//! (only the speed does), so the engine re-chooses them from the histogram of values whenever
+//! the rare heaps stop being rare.
+
+use crate::mex::value_bound;
+use crate::{GrundyError, OctalGame};
+
+/// One past the largest value a table holds: the sentinel that ends the value lists.
+const NO_VALUE: u32 = 1 << 16;
+
+/// Pairs scanned between two looks at the smallest unconfirmed value.
+const SCAN_BLOCK: usize = 32;
+
+/// Heaps per block handed to the thread that scans ahead.
+const PRESCAN_BLOCK: usize = 1024;
+
+/// Pairs per split and heap scanned ahead, at least and at most (the budget follows the number of
+/// rare pairs, the work left to the other thread, so that both take about as long).
+const PRESCAN_MIN: usize = 2048;
+const PRESCAN_MAX: usize = 1 << 16;
+
+/// Below this table length scanning ahead does not pay (and the ahead window would reach the
+/// heaps being computed).
+const PARALLEL_FROM: usize = 1 << 16;
+
+/// The most split digits the parallel path tracks per heap; games with more are computed
+/// sequentially.
+const MAX_SPLITS: usize = 16;
+
+/// The first table length at which the mask is chosen; below it every heap is rare.
+const FIRST_REVIEW: usize = 64;
+
+/// Computes G(n) of an octal game heap after heap with the sparse-space method.
+///
+/// ```
+/// use zermelo_grundy::{naive, OctalGame, SparseEngine};
+/// let kayles: OctalGame = "0.77".parse().unwrap();
+/// let mut engine = SparseEngine::new(&kayles).unwrap();
+/// engine.extend_to(2000).unwrap();
+/// assert_eq!(engine.values(), &naive::values(&kayles, 2000).unwrap()[..]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct SparseEngine {
+    /// (k, digit) for the digits that remove k and leave 0 or 1 heap, by increasing k.
+    singles: Vec<(usize, u8)>,
+    /// (k, unequal) for the digits that remove k and split into two heaps, by increasing k.
+    splits: Vec<(usize, bool)>,
+    g: Vec<u16>,
+    max_value: u16,
+    /// Counts of each value among even and among odd heaps 1.. (heap 0 never takes part in a
+    /// split).
+    hist: [Vec<u64>; 2],
+    mask: u16,
+    /// Whether keys are flipped on heaps a with a + split_parity odd (the domain twist).
+    twist: bool,
+    /// Whether the twist may be used: every split digit removes a number of tokens of the same
+    /// parity, `split_parity`.
+    twist_allowed: bool,
+    split_parity: usize,
+    /// `by_parity[p]`: the values whose masked popcount has parity p, increasing, then
+    /// [`NO_VALUE`].
+    by_parity: [Vec<u32>; 2],
+    /// `seen[v] == n + 1` when v is known to be an option of the heap n being computed.
+    seen: Box<[u32; 1 << 16]>,
+    /// The heaps n >= 1 whose value has even parity, increasing.
+    rare: Vec<u32>,
+    /// The values of the rare heaps, side by side with `rare` so the pass reads them in order.
+    rare_values: Vec<u16>,
+    rare_at_choice: usize,
+    next_review: usize,
+}
+
+impl SparseEngine {
+    /// An engine for `game` with an empty table.
+    ///
+    /// Games with three-heap splits are refused: their options are not pairs, so the rare/common
+    /// argument does not apply (the naive engine computes them).
+    pub fn new(game: &OctalGame) -> Result<Self, GrundyError> {
+        Self::resume(game, Vec::new())
+    }
+
+    /// An engine that continues the table `values` (G(0..values.len()), trusted to be right,
+    /// e.g. read back from a checksummed file).
+    ///
+    /// ```
+    /// use zermelo_grundy::{OctalGame, SparseEngine};
+    /// let game: OctalGame = "0.07".parse().unwrap();
+    /// let mut a = SparseEngine::new(&game).unwrap();
+    /// a.extend_to(500).unwrap();
+    /// let mut b = SparseEngine::resume(&game, a.values()[..200].to_vec()).unwrap();
+    /// b.extend_to(500).unwrap();
+    /// assert_eq!(a.values(), b.values());
+    /// ```
+    pub fn resume(game: &OctalGame, values: Vec<u16>) -> Result<Self, GrundyError> {
+        if game.has_three_heap_moves() {
+            return Err(GrundyError::Unsupported(format!(
+                "the sparse engine handles splits into two heaps only; {game} splits into three \
+                 (use the naive engine)"
+            )));
+        }
+        let mut singles = Vec::new();
+        let mut splits = Vec::new();
+        for k in 0..=game.last_place() {
+            let d = game.digit(k);
+            if d & 3 != 0 {
+                singles.push((k, d));
+            }
+            if d & 4 != 0 {
+                splits.push((k, game.is_unequal(k)));
+            }
+        }
+        let mut hist = [vec![0u64; 1 << 16], vec![0u64; 1 << 16]];
+        for (n, &v) in values.iter().enumerate().skip(1) {
+            hist[n % 2][usize::from(v)] += 1;
+        }
+        let split_parity = splits.first().map_or(0, |&(k, _)| k % 2);
+        let twist_allowed = splits.iter().all(|&(k, _)| k % 2 == split_parity);
+        let mut engine = SparseEngine {
+            singles,
+            splits,
+            max_value: values.iter().copied().max().unwrap_or(0),
+            g: values,
+            hist,
+            mask: 0,
+            twist: false,
+            twist_allowed,
+            split_parity,
+            by_parity: [Vec::new(), Vec::new()],
+            seen: vec![0u32; 1 << 16]
+                .into_boxed_slice()
+                .try_into()
+                .expect("the length is 2^16"),
+            rare: Vec::new(),
+            rare_values: Vec::new(),
+            rare_at_choice: 0,
+            next_review: FIRST_REVIEW,
+        };
+        engine.choose_mask();
+        Ok(engine)
+    }
+
+    /// The values computed so far, G(0..len).
+    #[must_use]
+    pub fn values(&self) -> &[u16] {
+        &self.g
+    }
+
+    /// Gives the table back.
+    #[must_use]
+    pub fn into_values(self) -> Vec<u16> {
+        self.g
+    }
+
+    /// Whether the current keys flip with the parity of the heap (the domain twist).
+    #[must_use]
+    pub fn twist(&self) -> bool {
+        self.twist
+    }
+
+    /// The current mask.
+    #[must_use]
+    pub fn mask(&self) -> u16 {
+        self.mask
+    }
+
+    /// How many heaps are rare under the current mask.
+    #[must_use]
+    pub fn rare_count(&self) -> usize {
+        self.rare.len()
+    }
+
+    /// Computes values until G(max) is known.
+    pub fn extend_to(&mut self, max: usize) -> Result<(), GrundyError> {
+        while self.g.len() <= max {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Computes values until G(max) is known, with the second of rayon's threads scanning
+    /// splits of the next block of heaps ahead of the first (see [`Prescan`]). The values are
+    /// the same as [`SparseEngine::extend_to`]'s for any number of threads.
+    ///
+    /// ```
+    /// use zermelo_grundy::{OctalGame, SparseEngine};
+    /// let game: OctalGame = "0.6".parse().unwrap();
+    /// let (mut a, mut b) = (SparseEngine::new(&game).unwrap(), SparseEngine::new(&game).unwrap());
+    /// a.extend_to(70_000).unwrap();
+    /// b.extend_to_parallel(70_000).unwrap();
+    /// assert_eq!(a.values(), b.values());
+    /// ```
+    pub fn extend_to_parallel(&mut self, max: usize) -> Result<(), GrundyError> {
+        if self.splits.is_empty()
+            || self.splits.len() > MAX_SPLITS
+            || rayon::current_num_threads() < 2
+        {
+            return self.extend_to(max);
+        }
+        while self.g.len() <= max && self.g.len() < PARALLEL_FROM {
+            self.step()?;
+        }
+        let mut ahead: Option<Prescan> = None;
+        while self.g.len() <= max {
+            let n0 = self.g.len();
+            let n1 = (n0 + PRESCAN_BLOCK).min(max + 1);
+            let current = match ahead.take() {
+                Some(p) => p,
+                None => self.prescan_job(n0, n1, n0).run(),
+            };
+            let next_job = (n1 <= max).then(|| {
+                let n2 = (n1 + PRESCAN_BLOCK).min(max + 1);
+                self.prescan_job(n1, n2, n0)
+            });
+            let (done, next) = rayon::join(
+                || -> Result<(), GrundyError> {
+                    for n in n0..n1 {
+                        self.step_with(Some((&current, n)))?;
+                    }
+                    Ok(())
+                },
+                || next_job.map(PrescanJob::run),
+            );
+            done?;
+            ahead = next;
+        }
+        Ok(())
+    }
+
+    /// The work of scanning ahead for heaps first..end using only values below `known`.
+    fn prescan_job(&self, first: usize, end: usize, known: usize) -> PrescanJob {
+        let budget = (self.rare.len() * self.splits.len()).clamp(PRESCAN_MIN, PRESCAN_MAX);
+        let mut ranges = Vec::new();
+        let (mut lowest, mut highest) = (usize::MAX, 0);
+        for n in first..end {
+            for &(k, unequal) in &self.splits {
+                // (lo, last): the a's of pairs (a, m - a) scanned ahead; empty when lo > last.
+                let range = if k + 2 > n {
+                    (1, 0)
+                } else {
+                    let m = n - k;
+                    let last = if unequal && m % 2 == 0 {
+                        m / 2 - 1
+                    } else {
+                        m / 2
+                    };
+                    let lo = (last + 1)
+                        .saturating_sub(budget)
+                        .max(1)
+                        .max(m + 1 - known.min(m));
+                    if lo <= last {
+                        lowest = lowest.min(lo);
+                        highest = highest.max(m - lo);
+                    }
+                    (lo, last)
+                };
+                ranges.push(range);
+            }
+        }
+        let window = if lowest <= highest {
+            self.g[lowest..=highest].to_vec()
+        } else {
+            lowest = 0;
+            Vec::new()
+        };
+        PrescanJob {
+            first,
+            count: end - first,
+            splits: self.splits.iter().map(|&(k, _)| k).collect(),
+            ranges,
+            window,
+            offset: lowest,
+            bound: value_bound(self.max_value),
+        }
+    }
+
+    /// Computes the next value G(len) and returns it.
+    pub fn step(&mut self) -> Result<u16, GrundyError> {
+        self.step_with(None)
+    }
+
+    fn step_with(&mut self, ahead: Option<(&Prescan, usize)>) -> Result<u16, GrundyError> {
+        let n = self.g.len();
+        if n >= self.next_review || self.rare.len() > 2 * self.rare_at_choice + 1024 {
+            self.choose_mask();
+        }
+        let v = self.compute(n, ahead)?;
+        self.g.push(v);
+        if n >= 1 {
+            self.hist[n % 2][usize::from(v)] += 1;
+            if !self.key(n, v) {
+                self.rare.push(n as u32);
+                self.rare_values.push(v);
+            }
+        }
+        if v > self.max_value {
+            self.max_value = v;
+            // A new bit may make another mask far better.
+            self.next_review = self.next_review.min(n + 1);
+        }
+        Ok(v)
+    }
+
+    /// The key of heap n with value v: true for common heaps.
+    #[inline]
+    fn key(&self, n: usize, v: u16) -> bool {
+        let parity = (v & self.mask).count_ones() & 1 == 1;
+        parity ^ (self.twist && (n + self.split_parity) % 2 == 1)
+    }
+
+    #[inline]
+    fn seen(&self, v: u32, stamp: u32) -> bool {
+        v < NO_VALUE && self.seen[v as usize] == stamp
+    }
+
+    fn compute(&mut self, n: usize, ahead: Option<(&Prescan, usize)>) -> Result<u16, GrundyError> {
+        // A fresh stamp marks this n's options without clearing the table; stamps start at 1
+        // so that the zeroed table means "seen by nobody".
+        let stamp = n as u32 + 1;
+        let g = &self.g[..];
+        let seen = &mut *self.seen;
+        // The splits scanned ahead: their values are options, and the scan below stops where
+        // theirs began.
+        let mut stops = [usize::MAX; MAX_SPLITS];
+        if let Some((pre, heap)) = ahead {
+            debug_assert_eq!(heap, n);
+            let i = n - pre.first;
+            for (v, &mark) in pre.marks[i * pre.bound..(i + 1) * pre.bound]
+                .iter()
+                .enumerate()
+            {
+                if mark != 0 {
+                    seen[v] = stamp;
+                }
+            }
+            let per = self.splits.len();
+            for (j, &(lo, last)) in pre.ranges[i * per..(i + 1) * per].iter().enumerate() {
+                if lo <= last {
+                    stops[j] = lo - 1;
+                }
+            }
+        }
+        for &(k, d) in &self.singles {
+            if k > n {
+                break;
+            }
+            let m = n - k;
+            if d & 1 != 0 && m == 0 {
+                seen[0] = stamp;
+            }
+            if d & 2 != 0 && m >= 1 {
+                seen[usize::from(g[m])] = stamp;
+            }
+        }
+        for &(k, unequal) in &self.splits {
+            if k + 2 > n {
+                break;
+            }
+            let m = n - k;
+            let count = self.rare.partition_point(|&r| (r as usize) < m);
+            let rare = self.rare[..count].iter().zip(&self.rare_values[..count]);
+            if unequal && m % 2 == 0 {
+                for (&r, &v) in rare {
+                    if r as usize != m / 2 {
+                        seen[usize::from(v ^ g[m - r as usize])] = stamp;
+                    }
+                }
+            } else {
+                for (&r, &v) in rare {
+                    seen[usize::from(v ^ g[m - r as usize])] = stamp;
+                }
+            }
+        }
+        // Common pairs make values of parity twist·(s mod 2) (s = n - k, the same parity for
+        // every split); the other parity is made only by pairs with a rare heap, all marked now,
+        // so the smallest unmarked value of that parity is exact.
+        let common_made = usize::from(self.twist && (n + self.split_parity) % 2 == 1);
+        let rare_made = &self.by_parity[1 - common_made];
+        let confirm = &self.by_parity[common_made];
+        let mut c = 0;
+        while self.seen(rare_made[c], stamp) {
+            c += 1;
+        }
+        let common = rare_made[c];
+        let mut low = 0;
+        while self.seen(confirm[low], stamp) {
+            low += 1;
+        }
+        if confirm[low] < common {
+            let seen = &mut *self.seen;
+            // The split digits are scanned side by side, a block of a's at a time: a value
+            // that one digit makes only in its preperiod may come at once from another digit.
+            // Pairs (a, m - a) for a = 1..=last; within a block the stores do not depend on
+            // each other, and the smallest unconfirmed value is looked at once per block.
+            let ranges: Vec<(usize, usize)> = self
+                .splits
+                .iter()
+                .zip(stops)
+                .filter(|&(&(k, _), _)| k + 2 <= n)
+                .map(|(&(k, unequal), stop)| {
+                    let m = n - k;
+                    let last = if unequal && m % 2 == 0 {
+                        m / 2 - 1
+                    } else {
+                        m / 2
+                    };
+                    (m, last.min(stop))
+                })
+                .collect();
+            let longest = ranges.iter().map(|&(_, last)| last).max().unwrap_or(0);
+            let mut start = 1;
+            'scan: while start <= longest {
+                let end = (start + SCAN_BLOCK - 1).min(longest);
+                for &(m, last) in &ranges {
+                    if start > last {
+                        continue;
+                    }
+                    let end = end.min(last);
+                    let small = &g[start..=end];
+                    let large = &g[m - end..=m - start];
+                    for (&x, &y) in small.iter().zip(large.iter().rev()) {
+                        seen[usize::from(x ^ y)] = stamp;
+                    }
+                }
+                loop {
+                    let v = confirm[low];
+                    if v >= NO_VALUE || seen[v as usize] != stamp {
+                        break;
+                    }
+                    low += 1;
+                }
+                if confirm[low] > common {
+                    break 'scan;
+                }
+                start = end + 1;
+            }
+        }
+        let v = confirm[low].min(common);
+        u16::try_from(v).map_err(|_| GrundyError::ValueOverflow {
+            at: format!("heap {n}"),
+        })
+    }
+
+    /// Picks the mask and twist with the fewest rare heaps for the values so far (by
+    /// Walsh–Hadamard transforms of the histograms) and rebuilds the rare list.
+    fn choose_mask(&mut self) {
+        let size = value_bound(self.max_value).min(1 << 16);
+        // w[p][m] = sum over heaps of parity p of (-1)^popcount(G & m); heaps of parity p whose
+        // masked value has even popcount number (total[p] + w[p][m]) / 2.
+        let transform = |hist: &[u64]| -> Vec<i64> {
+            let mut w: Vec<i64> = hist[..size].iter().map(|&c| c as i64).collect();
+            let mut h = 1;
+            while h < size {
+                for i in (0..size).step_by(2 * h) {
+                    for j in i..i + h {
+                        let (x, y) = (w[j], w[j + h]);
+                        w[j] = x + y;
+                        w[j + h] = x - y;
+                    }
+                }
+                h *= 2;
+            }
+            w
+        };
+        let w = [transform(&self.hist[0]), transform(&self.hist[1])];
+        let total = [w[0][0], w[1][0]];
+        // Without the twist the rare heaps are those with an even masked popcount; with it, the
+        // heaps a whose popcount parity equals (a + q) mod 2 (q: the parity of the split
+        // digits). Mask 0 makes every heap rare without the twist, so it is only a candidate
+        // with it.
+        let plain = (1..size).map(|m| ((total[0] + w[0][m] + total[1] + w[1][m]) / 2, false, m));
+        let (s0, s1) = if self.split_parity == 0 {
+            (1, -1)
+        } else {
+            (-1, 1)
+        };
+        let twisted = (0..size).filter(|_| self.twist_allowed).map(|m| {
+            (
+                (total[0] + s0 * w[0][m] + total[1] + s1 * w[1][m]) / 2,
+                true,
+                m,
+            )
+        });
+        let (_, twist, mask) = plain.chain(twisted).min().unwrap_or((0, false, 1));
+        self.mask = mask as u16;
+        self.twist = twist;
+        let (odd, even): (Vec<u32>, Vec<u32>) =
+            (0..NO_VALUE).partition(|&v| (v as u16 & self.mask).count_ones() & 1 == 1);
+        self.by_parity = [even, odd];
+        for list in &mut self.by_parity {
+            list.push(NO_VALUE);
+        }
+        self.rare.clear();
+        self.rare_values.clear();
+        for n in 1..self.g.len() {
+            if !self.key(n, self.g[n]) {
+                self.rare.push(n as u32);
+                self.rare_values.push(self.g[n]);
+            }
+        }
+        self.rare_at_choice = self.rare.len();
+        self.next_review = (2 * self.g.len()).max(FIRST_REVIEW);
+    }
+}
+
+/// What the thread scanning ahead needs: a copy of the values it reads, so that it shares
+/// nothing with the thread that appends to the table.
+struct PrescanJob {
+    first: usize,
+    count: usize,
+    /// k of each split digit.
+    splits: Vec<usize>,
+    /// (lo, last) per heap and split: pairs (a, m - a) for lo <= a <= last.
+    ranges: Vec<(usize, usize)>,
+    /// Values offset..offset + window.len().
+    window: Vec<u16>,
+    offset: usize,
+    /// A power of two above every value in the window.
+    bound: usize,
+}
+
+/// Options found ahead: for each heap of a block, a byte per value (nonzero: an option), and the
+/// pairs that were scanned.
+struct Prescan {
+    first: usize,
+    bound: usize,
+    marks: Vec<u8>,
+    ranges: Vec<(usize, usize)>,
+}
+
+impl PrescanJob {
+    fn run(self) -> Prescan {
+        let mut marks = vec![0u8; self.count * self.bound];
+        let per = self.splits.len();
+        let w = &self.window;
+        for i in 0..self.count {
+            let n = self.first + i;
+            let row = &mut marks[i * self.bound..(i + 1) * self.bound];
+            for (j, &k) in self.splits.iter().enumerate() {
+                let (lo, last) = self.ranges[i * per + j];
+                if lo > last {
+                    continue;
+                }
+                let m = n - k;
+                let small = &w[lo - self.offset..=last - self.offset];
+                let large = &w[m - last - self.offset..=m - lo - self.offset];
+                for (&x, &y) in small.iter().zip(large.iter().rev()) {
+                    row[usize::from(x ^ y)] = 1;
+                }
+            }
+        }
+        Prescan {
+            first: self.first,
+            bound: self.bound,
+            marks,
+            ranges: self.ranges,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::naive;
+
+    fn check(code: &str, max: usize) {
+        let game: OctalGame = code.parse().unwrap();
+        let mut engine = SparseEngine::new(&game).unwrap();
+        engine.extend_to(max).unwrap();
+        assert_eq!(
+            engine.values(),
+            &naive::values(&game, max).unwrap()[..],
+            "{code}"
+        );
+    }
+
+    #[test]
+    fn agrees_with_naive_on_named_games() {
+        for code in [
+            "0.77", "0.07", "0.137", "0.007", "0.16", "0.6", "4!.0", "4.07", "0.4!4", "0.0", "0.3",
+            "0.57", "4.0", "0.04", "0.777", "0.7",
+        ] {
+            check(code, 3000);
+        }
+    }
+
+    #[test]
+    fn agrees_with_naive_on_all_three_digit_octal_codes() {
+        for d1 in 0..8 {
+            for d2 in 0..8 {
+                for d3 in 0..8 {
+                    check(&format!("0.{d1}{d2}{d3}"), 1500);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn scanning_ahead_gives_the_sequential_values() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for (code, max) in [
+            ("4!.0", 100_000),
+            ("0.6", 100_000),
+            ("0.007", 72_000),
+            ("0.77", 90_000),
+            ("0.16", 90_000),
+            ("4.07", 90_000),
+            ("0.4!4", 90_000),
+        ] {
+            let game: OctalGame = code.parse().unwrap();
+            let mut one = SparseEngine::new(&game).unwrap();
+            one.extend_to(max).unwrap();
+            let mut two = SparseEngine::new(&game).unwrap();
+            // In pieces, as the command line does, to cross block and chunk boundaries.
+            pool.install(|| {
+                for target in [70_000, 70_001, 85_555, max] {
+                    two.extend_to_parallel(target.min(max)).unwrap();
+                }
+            });
+            assert_eq!(one.values(), two.values(), "{code}");
+        }
+    }
+
+    #[test]
+    fn three_heap_games_are_left_to_the_naive_engine() {
+        let game: OctalGame = "0.8".parse().unwrap();
+        assert!(matches!(
+            SparseEngine::new(&game),
+            Err(GrundyError::Unsupported(_))
+        ));
+    }
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Whole runs of zermelo's Sprague–Grundy engine, timed end to end (release build), for the speed
+# bars in README.grundy.md. The machine may be shared, so a baseline (the naive reference engine
+# on a smaller table) is timed in the same run: compare the bars against it, not against figures
+# taken at another time.
+#
+# Usage: scripts/bench-grundy.sh            (all runs)
+#        THREADS=1 scripts/bench-grundy.sh  (one rayon thread)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -p zermelo >&2
+Z=target/release/zermelo
+if [[ -n "${THREADS:-}" ]]; then export RAYON_NUM_THREADS="$THREADS"; fi
+
+run() {
+    local label=$1
+    shift
+    local start end
+    start=$(date +%s.%N)
+    local json
+    json=$("$Z" "$@" --json)
+    end=$(date +%s.%N)
+    printf '%-34s %7.2f s wall   %s\n' "$label" "$(echo "$end - $start" | bc)" "$json"
+}
+
+echo "# baseline"
+run "naive 0.6 to 2^15" grundy octal 0.6 --max 2^15 --engine naive
+echo "# bars"
+run "Grundy's game 4!.0 to 2^22" grundy octal '4!.0' --max 2^22
+run "Officers 0.6 to 2^22" grundy octal 0.6 --max 2^22
+run "Treblecross 0.007 to 2^18" grundy octal 0.007 --max 2^18
+run "0.16 period found and proven" grundy octal 0.16 --max 2^22 --stop-when-proven
