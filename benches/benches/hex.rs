@@ -2,6 +2,9 @@
 //! one hard 6x6 opening. Each solve starts from an empty transposition table, so runs measure a
 //! full solve rather than table look-ups.
 
+// criterion_group! generates a public function without a doc comment.
+#![allow(missing_docs)]
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use zermelo_hex::{Bitboard, Geometry, Position, Rules, Solver, SolverConfig};
 
