@@ -252,7 +252,10 @@ impl Solver {
                 .par_iter()
                 .map(|&c| {
                     let start = Instant::now();
-                    let search = Search::new(&self.tt, self.rules, n);
+                    // The openings already keep every thread busy: each is searched on one thread
+                    // (splitting inside them too only adds speculative work).
+                    let mut search = Search::new(&self.tt, self.rules, n);
+                    search.split_empties = u32::MAX;
                     let wins = self.move_wins(&search, node, c);
                     let opening = Opening {
                         cell: Cell::from_index(c, n),

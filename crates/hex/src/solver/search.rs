@@ -58,8 +58,6 @@ pub(crate) struct Search<'a> {
     /// Nodes at or above this many empty cells are split between threads.
     pub split_empties: u32,
     pub nodes: AtomicU64,
-    /// Ziggurats of the north, south, west and east edges.
-    zigs: [Vec<(u8, Bitboard)>; 4],
 }
 
 impl<'a> Search<'a> {
@@ -72,7 +70,6 @@ impl<'a> Search<'a> {
             order: centre_first(n),
             split_empties: (n * n).saturating_sub(4).max(1) as u32,
             nodes: AtomicU64::new(0),
-            zigs: edge_ziggurats(g),
         }
     }
 
@@ -109,7 +106,6 @@ impl<'a> Search<'a> {
             (node.white, node.black)
         };
         let (ma, mb, ta, tb) = self.edges(node.black_to_move);
-        let (mz, tz) = if node.black_to_move { (0, 2) } else { (2, 0) };
         let own_connecting = g.winning_cells(mine, empty, ma, mb);
         let mut moves = match self.rules {
             Rules::Normal => {
@@ -122,16 +118,7 @@ impl<'a> Search<'a> {
                     1 => threats,
                     _ => return Analysis::Decided(false, None),
                 };
-                match vc::chain(
-                    g,
-                    &self.zigs[mz],
-                    &self.zigs[mz + 1],
-                    mine,
-                    empty,
-                    ma,
-                    mb,
-                    true,
-                ) {
+                match vc::chain(g, mine, empty, ma, mb, true) {
                     Chain::Full(carrier) => {
                         return Analysis::Decided(true, self.first_in_order(carrier))
                     }
@@ -139,16 +126,7 @@ impl<'a> Search<'a> {
                     Chain::None => {}
                 }
                 let their_chain = |cells: Bitboard| {
-                    vc::chain(
-                        g,
-                        &self.zigs[tz],
-                        &self.zigs[tz + 1],
-                        theirs,
-                        cells,
-                        ta,
-                        tb,
-                        true,
-                    )
+vc::chain(g, theirs, cells, ta, tb, true)
                 };
                 match their_chain(empty) {
                     Chain::Full(_) => return Analysis::Decided(false, None),
@@ -278,11 +256,30 @@ impl<'a> Search<'a> {
             let (cb, cw) = self.key(child);
             let (cpn, cdn) = match self.lookup(cb, cw) {
                 Some(v) => v,
-                None => match self.analyse(child) {
-                    Analysis::Decided(true, _) => (0, INF),
-                    Analysis::Decided(false, _) => (INF, 0),
-                    Analysis::Moves(m) => (1, u64::from(m.count())),
-                },
+                None => {
+                    // Remembered so that a re-expansion of this node (df-pn comes back to a
+                    // node many times) does not analyse its children again.
+                    let (data, v) = match self.analyse(child) {
+                        Analysis::Decided(win, best) => (
+                            TtData::Solved {
+                                win,
+                                best: best.map(|b| b as u8),
+                                work: 0,
+                            },
+                            if win { (0, INF) } else { (INF, 0) },
+                        ),
+                        Analysis::Moves(m) => (
+                            TtData::Open {
+                                pn: 1,
+                                dn: m.count(),
+                                work: 0,
+                            },
+                            (1, u64::from(m.count())),
+                        ),
+                    };
+                    self.tt.store(cb, cw, data);
+                    v
+                }
             };
             if cdn == 0 {
                 self.store_solved(kb, kw, true, Some(cell as u8), 1);
@@ -404,25 +401,4 @@ fn centre_first(n: usize) -> Vec<u8> {
     let mut cells: Vec<usize> = (0..n * n).collect();
     cells.sort_by_key(|&i| dist(i));
     cells.into_iter().map(|i| i as u8).collect()
-}
-
-/// The ziggurats of the four edges: north from the template, south by the 180° rotation, west
-/// and east by transposing those (which swaps the players' edges).
-fn edge_ziggurats(g: &Geometry) -> [Vec<(u8, Bitboard)>; 4] {
-    let north = vc::north_ziggurats(g.n);
-    let map = |f: &dyn Fn(usize) -> usize, c: Bitboard| {
-        c.cells().fold(Bitboard::EMPTY, |acc, i| acc.with(f(i)))
-    };
-    let cells = g.n * g.n;
-    let n = g.n;
-    let rot = |i: usize| cells - 1 - i;
-    let tr = |i: usize| (i % n) * n + i / n;
-    let tr_rot = |i: usize| tr(rot(i));
-    let image = |f: &dyn Fn(usize) -> usize| -> Vec<(u8, Bitboard)> {
-        north
-            .iter()
-            .map(|&(s, c)| (f(s as usize) as u8, map(f, c)))
-            .collect()
-    };
-    [north.clone(), image(&rot), image(&tr), image(&tr_rot)]
 }

@@ -1,17 +1,21 @@
-//! Virtual connections built from bridges: a cheap, sound way to see that a player connects
-//! whatever the opponent does.
+//! Virtual connections: a cheap, sound way to see that a player connects whatever the opponent
+//! does.
 //!
 //! A player's stones form groups; each edge counts as a group that also holds the stones touching
-//! it. Two groups whose empty neighbours share two cells are joined whatever the opponent does:
-//! if the opponent takes one shared cell, the player takes the other (the bridge, and with an
-//! edge the second-row template). A chain of such links from one edge to the other whose pairs
-//! of cells are disjoint is a *full* connection: the opponent can break at most one link per
-//! move and the player repairs it at once. If one link of the chain shares a single cell instead,
-//! the chain is a *semi* connection: playing that key cell makes it full.
+//! it. Links between groups hold whatever the opponent does:
 //!
-//! A group with a stone on the third row from an edge, and the right eight cells around it
-//! empty, also reaches that edge whatever the opponent does (the ziggurat, edge template IIIa):
-//! such a link carries all eight cells.
+//! - two groups whose empty neighbours share two cells (the bridge; with an edge, the second-row
+//!   template): if the opponent takes one shared cell, the player takes the other;
+//! - a group and an edge joined by two *semi* links with disjoint cells (the OR rule), where a
+//!   semi link goes through one empty key cell: the group touches or bridges to the key, and the
+//!   key touches or bridges to the edge. Playing the key makes the link full, so the opponent,
+//!   who can spoil only one of the two, leaves the other for the player. This finds the ziggurat
+//!   (edge template IIIa) and its relatives wherever they stand.
+//!
+//! A chain of full links from one edge to the other whose cells are disjoint is a *full*
+//! connection: the opponent can break at most one link per move and the player repairs it at
+//! once. With one semi link (a single shared cell, or a semi link to an edge) instead, the chain
+//! is a *semi* connection: playing its key makes it full.
 //!
 //! The search uses them both ways: a player to move who has a full or semi connection wins; a
 //! player to move whose opponent has a full one loses; a player to move whose opponent has a semi
@@ -36,68 +40,132 @@ pub(crate) enum Chain {
 const MAX_GROUPS: usize = 32;
 /// A bound on the depth-first search for a chain, to keep each node cheap.
 const BUDGET: u32 = 96;
+/// The most semi links kept between a group and an edge.
+const MAX_SEMIS: usize = 8;
+/// The most full links kept between a group and an edge.
+const MAX_FULLS: usize = 4;
 
-struct Groups {
-    stones: [Bitboard; MAX_GROUPS],
+struct Groups<'g> {
+    g: &'g Geometry,
+    empty: Bitboard,
     libs: [Bitboard; MAX_GROUPS],
     count: usize,
-    /// Ziggurats: (stone, carrier) pairs of the first and the second edge, already filtered to
-    /// those whose stone is the player's and whose carrier is empty.
-    zig_a: Templates,
-    zig_b: Templates,
+    /// Links of group i to edge e, computed on first use: `cache[2 * i + e]`.
+    cache: std::cell::RefCell<Vec<Option<EdgeLinks>>>,
 }
 
-/// A short list of ziggurats found on the board.
+thread_local! {
+    /// The link cache's storage, reused from one call to the next to avoid an allocation per
+    /// node.
+    static CACHE: std::cell::Cell<Vec<Option<EdgeLinks>>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The links between one group and one edge found by the OR rule.
 #[derive(Clone, Copy)]
-struct Templates {
-    list: [(u8, Bitboard); 8],
-    len: usize,
+struct EdgeLinks {
+    full: [Bitboard; MAX_FULLS],
+    fulls: usize,
+    /// (key, other cells) of each semi link.
+    semi: [(u8, Bitboard); MAX_SEMIS],
+    semis: usize,
 }
 
-impl Templates {
-    fn find(all: &[(u8, Bitboard)], stones: Bitboard, empty: Bitboard) -> Templates {
-        let mut t = Templates {
-            list: [(0, Bitboard::EMPTY); 8],
-            len: 0,
+/// Two cells of `set` (the lowest), if it has two.
+#[inline(always)]
+fn two_of(set: Bitboard) -> Option<Bitboard> {
+    let low = set.first()?;
+    let second = set.minus(Bitboard::single(low)).first()?;
+    Some(Bitboard::single(low).with(second))
+}
+
+impl Groups<'_> {
+    /// The links from group `from` to edge group `edge` (0 or 1), computed once per call.
+    fn edge_links(&self, from: usize, edge: usize) -> EdgeLinks {
+        let slot = 2 * from + edge;
+        if let Some(links) = self.cache.borrow()[slot] {
+            return links;
+        }
+        let links = self.compute_edge_links(from, edge);
+        self.cache.borrow_mut()[slot] = Some(links);
+        links
+    }
+
+    /// The semi links from group `from` to the edge group `edge` through one empty key cell,
+    /// and the full links made of two of them with disjoint cells.
+    fn compute_edge_links(&self, from: usize, edge: usize) -> EdgeLinks {
+        let g = self.g;
+        let (libs, edge_libs) = (self.libs[from], self.libs[edge]);
+        let mut out = EdgeLinks {
+            full: [Bitboard::EMPTY; MAX_FULLS],
+            fulls: 0,
+            semi: [(0, Bitboard::EMPTY); MAX_SEMIS],
+            semis: 0,
         };
-        for &(stone, carrier) in all {
-            if t.len < t.list.len() && stones.has(stone as usize) && carrier.minus(empty).is_empty()
-            {
-                t.list[t.len] = (stone, carrier);
-                t.len += 1;
+        let candidates = (libs | g.neighbours(libs)) & self.empty;
+        for x in candidates.cells() {
+            if out.semis == MAX_SEMIS {
+                break;
+            }
+            let around = g.neighbours(Bitboard::single(x)) & self.empty;
+            // The group to the key: touching it, or a bridge through two shared cells.
+            let to_key = if libs.has(x) {
+                Bitboard::EMPTY
+            } else {
+                match two_of(around & libs) {
+                    Some(c) => c,
+                    None => continue,
+                }
+            };
+            // The key to the edge: touching it, or a bridge avoiding the first part's cells.
+            let to_edge = if edge_libs.has(x) {
+                Bitboard::EMPTY
+            } else {
+                match two_of((around & edge_libs).minus(to_key)) {
+                    Some(c) => c,
+                    None => continue,
+                }
+            };
+            out.semi[out.semis] = (x as u8, to_key | to_edge);
+            out.semis += 1;
+        }
+        for i in 0..out.semis {
+            let (xi, ci) = out.semi[i];
+            let cells_i = ci.with(xi as usize);
+            for j in i + 1..out.semis {
+                let (xj, cj) = out.semi[j];
+                let cells_j = cj.with(xj as usize);
+                if (cells_i & cells_j).is_empty() && out.fulls < MAX_FULLS {
+                    out.full[out.fulls] = cells_i | cells_j;
+                    out.fulls += 1;
+                }
             }
         }
-        t
+        out
     }
 }
 
-/// Finds a chain of bridge links for `stones` between edges `a` and `b`, given the empty cells.
-/// With `semi` false only full chains are sought.
-#[allow(clippy::too_many_arguments)]
+/// Finds a chain for `stones` between edges `a` and `b`, given the empty cells. With `semi`
+/// false only full chains are sought.
 pub(crate) fn chain(
     g: &Geometry,
-    zig_a: &[(u8, Bitboard)],
-    zig_b: &[(u8, Bitboard)],
     stones: Bitboard,
     empty: Bitboard,
     a: Bitboard,
     b: Bitboard,
     semi: bool,
 ) -> Chain {
-    if !reachable(g, stones, empty, a, b) {
-        return Chain::None;
-    }
+    let mut cache = CACHE.take();
+    cache.clear();
+    cache.resize(2 * MAX_GROUPS, None);
     let mut groups = Groups {
-        stones: [Bitboard::EMPTY; MAX_GROUPS],
+        g,
+        empty,
         libs: [Bitboard::EMPTY; MAX_GROUPS],
         count: 2,
-        zig_a: Templates::find(zig_a, stones, empty),
-        zig_b: Templates::find(zig_b, stones, empty),
+        cache: std::cell::RefCell::new(cache),
     };
     let at_a = g.flood(a, stones);
     let at_b = g.flood(b, stones);
-    groups.stones[0] = at_a;
-    groups.stones[1] = at_b;
     groups.libs[0] = (g.neighbours(at_a) | a) & empty;
     groups.libs[1] = (g.neighbours(at_b) | b) & empty;
     let mut rest = stones.minus(at_a | at_b);
@@ -106,17 +174,23 @@ pub(crate) fn chain(
         rest = rest.minus(group);
         let libs = g.neighbours(group) & empty;
         // A group with fewer than two liberties can carry a chain only through a single cell,
-        // which two bridge links would then share; skip it.
+        // which two links would then share; skip it.
         if libs.count() >= 2 && groups.count < MAX_GROUPS {
-            groups.stones[groups.count] = group;
             groups.libs[groups.count] = libs;
             groups.count += 1;
         }
     }
+    let found = find(&groups, semi);
+    CACHE.set(groups.cache.into_inner());
+    found
+}
+
+/// The full chain, or failing that (with `semi`) a semi chain, between groups 0 and 1.
+fn find(groups: &Groups, semi: bool) -> Chain {
     let mut budget = BUDGET;
     let mut search = |allow_semi: bool| {
         dfs(
-            &groups,
+            groups,
             0,
             1,
             Bitboard::EMPTY,
@@ -137,7 +211,7 @@ pub(crate) fn chain(
 }
 
 /// Depth-first search from group `at` to group 1 through links whose cells avoid `used`.
-/// Returns the union of the links' cells and the key of the single-cell link, if one was used.
+/// Returns the union of the links' cells and the key of the semi link, if one was used.
 fn dfs(
     groups: &Groups,
     at: usize,
@@ -152,42 +226,52 @@ fn dfs(
     }
     *budget -= 1;
     let here = groups.libs[at].minus(used);
+    let semi_ok = allow_semi && key.is_none();
     for j in 1..groups.count {
         if visited >> j & 1 == 1 {
             continue;
         }
         let shared = here & groups.libs[j];
-        let bridge = match shared.count() {
-            0 => None,
-            1 if allow_semi && key.is_none() => Some((shared, shared.first())),
-            1 => None,
+        let mut links = [(Bitboard::EMPTY, None); 1 + MAX_FULLS + MAX_SEMIS];
+        let mut count = 0;
+        match shared.count() {
+            0 => {}
+            1 if semi_ok => {
+                links[0] = (shared, shared.first());
+                count = 1;
+            }
+            1 => {}
             _ => {
                 // Two cells suffice; keeping the others free leaves room for later links.
-                let low = shared.first().expect("two or more cells");
-                let second = shared
-                    .minus(Bitboard::single(low))
-                    .first()
-                    .expect("two cells");
-                Some((Bitboard::single(low).with(second), key))
+                links[0] = (two_of(shared).expect("two or more cells"), key);
+                count = 1;
             }
-        };
-        // Ziggurats join a group to an edge: the start edge (from group 0) or the target (to 1).
-        let zigs = if at == 0 {
-            Some((&groups.zig_a, j))
+        }
+        // Links to an edge by the OR rule: from the start edge (group 0) to j, or from `at`
+        // to the target edge (group 1).
+        let edge = if at == 0 {
+            Some(groups.edge_links(j, 0))
         } else if j == 1 {
-            Some((&groups.zig_b, at))
+            Some(groups.edge_links(at, 1))
         } else {
             None
         };
-        let zig_links = zigs.into_iter().flat_map(|(t, member)| {
-            t.list[..t.len]
-                .iter()
-                .filter(move |(stone, carrier)| {
-                    groups.stones[member].has(*stone as usize) && (*carrier & used).is_empty()
-                })
-                .map(move |&(_, carrier)| (carrier, key))
-        });
-        for (link, next_key) in bridge.into_iter().chain(zig_links) {
+        if let Some(e) = edge {
+            for &c in &e.full[..e.fulls] {
+                links[count] = (c, key);
+                count += 1;
+            }
+            if semi_ok {
+                for &(x, c) in &e.semi[..e.semis] {
+                    links[count] = (c.with(x as usize), Some(x as usize));
+                    count += 1;
+                }
+            }
+        }
+        for &(link, next_key) in &links[..count] {
+            if !(link & used).is_empty() || next_key.is_some_and(|k| used.has(k)) {
+                continue;
+            }
             if j == 1 {
                 return Some((used | link, next_key));
             }
@@ -205,77 +289,4 @@ fn dfs(
         }
     }
     None
-}
-
-/// The ziggurats of an n x n board for Black's north edge (row 1): stone (x, 2) with the cells
-/// of its template, in both orientations, as (stone index, carrier) pairs.
-pub(crate) fn north_ziggurats(n: usize) -> Vec<(u8, Bitboard)> {
-    let mut out = Vec::new();
-    if n < 3 {
-        return out;
-    }
-    let cells = |list: &[(i64, i64)]| -> Option<Bitboard> {
-        let mut b = Bitboard::EMPTY;
-        for &(x, y) in list {
-            if !(0..n as i64).contains(&x) || !(0..n as i64).contains(&y) {
-                return None;
-            }
-            b = b.with(y as usize * n + x as usize);
-        }
-        Some(b)
-    };
-    for x in 0..n as i64 {
-        let stone = (2 * n + x as usize) as u8;
-        let right = [
-            (x + 1, 2),
-            (x, 1),
-            (x + 1, 1),
-            (x + 2, 1),
-            (x, 0),
-            (x + 1, 0),
-            (x + 2, 0),
-            (x + 3, 0),
-        ];
-        let left = [
-            (x - 1, 2),
-            (x - 1, 1),
-            (x, 1),
-            (x + 1, 1),
-            (x - 1, 0),
-            (x, 0),
-            (x + 1, 0),
-            (x + 2, 0),
-        ];
-        for shape in [right, left] {
-            if let Some(carrier) = cells(&shape) {
-                out.push((stone, carrier));
-            }
-        }
-    }
-    out
-}
-
-/// A quick necessary condition for a chain, computed with a few flood fills: the groups that
-/// can be reached from edge `a` by links through shared empty cells (any number of them, and
-/// counting the two rows next to an edge as that edge's, for ziggurats) include one that can
-/// reach edge `b`. Most positions early in a game fail it, and skip the chain search.
-fn reachable(g: &Geometry, stones: Bitboard, empty: Bitboard, a: Bitboard, b: Bitboard) -> bool {
-    let near = |edge: Bitboard| {
-        let at = g.flood(edge, stones);
-        (edge | g.neighbours(edge) | g.neighbours(at)) & empty
-    };
-    let target = near(b) | g.flood(b, stones);
-    let start = near(a);
-    let mut groups = g.flood(a, stones);
-    loop {
-        let libs = (g.neighbours(groups) & empty) | start;
-        if !(libs & target).is_empty() || !(groups & target).is_empty() {
-            return true;
-        }
-        let grown = g.flood(groups | (g.neighbours(libs) & stones), stones);
-        if grown == groups {
-            return false;
-        }
-        groups = grown;
-    }
 }
