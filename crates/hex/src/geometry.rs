@@ -75,6 +75,40 @@ const fn build_all() -> [Geometry; MAX_SIZE + 1] {
     all
 }
 
+/// The neighbours of each cell of an n x n board, by the definition (for lookups in loops).
+const fn cell_neighbours_of(n: usize) -> [Bitboard; MAX_SIZE * MAX_SIZE] {
+    let mut out = [Bitboard(0); MAX_SIZE * MAX_SIZE];
+    let mut i = 0;
+    while i < n * n {
+        let (x, y) = ((i % n) as i64, (i / n) as i64);
+        let steps = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)];
+        let mut k = 0;
+        let mut set = 0u128;
+        while k < 6 {
+            let (nx, ny) = (x + steps[k].0, y + steps[k].1);
+            if nx >= 0 && ny >= 0 && nx < n as i64 && ny < n as i64 {
+                set |= 1u128 << (ny as usize * n + nx as usize);
+            }
+            k += 1;
+        }
+        out[i] = Bitboard(set);
+        i += 1;
+    }
+    out
+}
+
+const fn all_cell_neighbours() -> [[Bitboard; MAX_SIZE * MAX_SIZE]; MAX_SIZE + 1] {
+    let mut all = [[Bitboard(0); MAX_SIZE * MAX_SIZE]; MAX_SIZE + 1];
+    let mut n = 1;
+    while n <= MAX_SIZE {
+        all[n] = cell_neighbours_of(n);
+        n += 1;
+    }
+    all
+}
+
+static CELL_NEIGHBOURS: [[Bitboard; MAX_SIZE * MAX_SIZE]; MAX_SIZE + 1] = all_cell_neighbours();
+
 /// Index 0 is a placeholder (a copy of size 1) so that `GEOMETRIES[n]` is size n.
 static GEOMETRIES: [Geometry; MAX_SIZE + 1] = build_all();
 
@@ -114,6 +148,13 @@ impl Geometry {
             | ((s << (n - 1)) & not_east)
             | ((s >> (n - 1)) & not_west);
         Bitboard(grown & self.board.0)
+    }
+
+    /// The neighbours of cell index `i`, from a table computed at compile time.
+    #[inline(always)]
+    #[must_use]
+    pub fn cell_neighbours(&self, i: usize) -> Bitboard {
+        CELL_NEIGHBOURS[self.n][i]
     }
 
     /// The cells of `within` connected to `seed` through cells of `within` (flood fill by shifts).
@@ -217,6 +258,7 @@ mod tests {
                     neighbours_by_definition(n, i),
                     "size {n}, cell {i}"
                 );
+                assert_eq!(g.cell_neighbours(i), neighbours_by_definition(n, i));
             }
         }
     }

@@ -125,9 +125,7 @@ impl<'a> Search<'a> {
                     Chain::Semi(key, _) => return Analysis::Decided(true, Some(key)),
                     Chain::None => {}
                 }
-                let their_chain = |cells: Bitboard| {
-vc::chain(g, theirs, cells, ta, tb, true)
-                };
+                let their_chain = |cells: Bitboard| vc::chain(g, theirs, cells, ta, tb, true);
                 match their_chain(empty) {
                     Chain::Full(_) => return Analysis::Decided(false, None),
                     Chain::Semi(key, carrier) => {

@@ -50,15 +50,21 @@ struct Groups<'g> {
     empty: Bitboard,
     libs: [Bitboard; MAX_GROUPS],
     count: usize,
-    /// Links of group i to edge e, computed on first use: `cache[2 * i + e]`.
-    cache: std::cell::RefCell<Vec<Option<EdgeLinks>>>,
+    /// Links of group i to edge e (0 or 1) by the OR rule: `edge[2 * i + e]`.
+    edge: Vec<EdgeLinks>,
 }
 
 thread_local! {
-    /// The link cache's storage, reused from one call to the next to avoid an allocation per
-    /// node.
-    static CACHE: std::cell::Cell<Vec<Option<EdgeLinks>>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The links' storage, reused from one call to the next to avoid an allocation per node.
+    static SCRATCH: std::cell::Cell<Vec<EdgeLinks>> = const { std::cell::Cell::new(Vec::new()) };
 }
+
+const NO_LINKS: EdgeLinks = EdgeLinks {
+    full: [Bitboard::EMPTY; MAX_FULLS],
+    fulls: 0,
+    semi: [(0, Bitboard::EMPTY); MAX_SEMIS],
+    semis: 0,
+};
 
 /// The links between one group and one edge found by the OR rule.
 #[derive(Clone, Copy)]
@@ -79,34 +85,18 @@ fn two_of(set: Bitboard) -> Option<Bitboard> {
 }
 
 impl Groups<'_> {
-    /// The links from group `from` to edge group `edge` (0 or 1), computed once per call.
-    fn edge_links(&self, from: usize, edge: usize) -> EdgeLinks {
-        let slot = 2 * from + edge;
-        if let Some(links) = self.cache.borrow()[slot] {
-            return links;
-        }
-        let links = self.compute_edge_links(from, edge);
-        self.cache.borrow_mut()[slot] = Some(links);
-        links
-    }
-
     /// The semi links from group `from` to the edge group `edge` through one empty key cell,
     /// and the full links made of two of them with disjoint cells.
     fn compute_edge_links(&self, from: usize, edge: usize) -> EdgeLinks {
         let g = self.g;
         let (libs, edge_libs) = (self.libs[from], self.libs[edge]);
-        let mut out = EdgeLinks {
-            full: [Bitboard::EMPTY; MAX_FULLS],
-            fulls: 0,
-            semi: [(0, Bitboard::EMPTY); MAX_SEMIS],
-            semis: 0,
-        };
+        let mut out = NO_LINKS;
         let candidates = (libs | g.neighbours(libs)) & self.empty;
         for x in candidates.cells() {
             if out.semis == MAX_SEMIS {
                 break;
             }
-            let around = g.neighbours(Bitboard::single(x)) & self.empty;
+            let around = g.cell_neighbours(x) & self.empty;
             // The group to the key: touching it, or a bridge through two shared cells.
             let to_key = if libs.has(x) {
                 Bitboard::EMPTY
@@ -154,15 +144,12 @@ pub(crate) fn chain(
     b: Bitboard,
     semi: bool,
 ) -> Chain {
-    let mut cache = CACHE.take();
-    cache.clear();
-    cache.resize(2 * MAX_GROUPS, None);
     let mut groups = Groups {
         g,
         empty,
         libs: [Bitboard::EMPTY; MAX_GROUPS],
         count: 2,
-        cache: std::cell::RefCell::new(cache),
+        edge: SCRATCH.take(),
     };
     let at_a = g.flood(a, stones);
     let at_b = g.flood(b, stones);
@@ -180,25 +167,30 @@ pub(crate) fn chain(
             groups.count += 1;
         }
     }
+    // Every group's links to both edges (the edges' own links to each other matter on the
+    // smallest boards only, but cost little).
+    let mut edge = std::mem::take(&mut groups.edge);
+    edge.clear();
+    for i in 0..groups.count {
+        for e in 0..2 {
+            edge.push(if i == e {
+                NO_LINKS
+            } else {
+                groups.compute_edge_links(i, e)
+            });
+        }
+    }
+    groups.edge = edge;
     let found = find(&groups, semi);
-    CACHE.set(groups.cache.into_inner());
+    SCRATCH.set(groups.edge);
     found
 }
 
 /// The full chain, or failing that (with `semi`) a semi chain, between groups 0 and 1.
 fn find(groups: &Groups, semi: bool) -> Chain {
     let mut budget = BUDGET;
-    let mut search = |allow_semi: bool| {
-        dfs(
-            groups,
-            0,
-            1,
-            Bitboard::EMPTY,
-            None,
-            allow_semi,
-            &mut budget,
-        )
-    };
+    let mut search =
+        |allow_semi: bool| dfs(groups, 0, 1, Bitboard::EMPTY, None, allow_semi, &mut budget);
     if let Some((carrier, _)) = search(false) {
         return Chain::Full(carrier);
     }
@@ -227,64 +219,57 @@ fn dfs(
     *budget -= 1;
     let here = groups.libs[at].minus(used);
     let semi_ok = allow_semi && key.is_none();
+    let mut follow = |j: usize, link: Bitboard, next_key: Option<usize>| {
+        if !(link & used).is_empty() || next_key.is_some_and(|k| used.has(k)) {
+            return None;
+        }
+        if j == 1 {
+            return Some((used | link, next_key));
+        }
+        dfs(
+            groups,
+            j,
+            visited | 1 << j,
+            used | link,
+            next_key,
+            allow_semi,
+            budget,
+        )
+    };
     for j in 1..groups.count {
         if visited >> j & 1 == 1 {
             continue;
         }
         let shared = here & groups.libs[j];
-        let mut links = [(Bitboard::EMPTY, None); 1 + MAX_FULLS + MAX_SEMIS];
-        let mut count = 0;
-        match shared.count() {
-            0 => {}
-            1 if semi_ok => {
-                links[0] = (shared, shared.first());
-                count = 1;
-            }
-            1 => {}
-            _ => {
-                // Two cells suffice; keeping the others free leaves room for later links.
-                links[0] = (two_of(shared).expect("two or more cells"), key);
-                count = 1;
-            }
+        let found = match shared.count() {
+            0 => None,
+            1 if semi_ok => follow(j, shared, shared.first()),
+            1 => None,
+            // Two cells suffice; keeping the others free leaves room for later links.
+            _ => follow(j, two_of(shared).expect("two or more cells"), key),
+        };
+        if found.is_some() {
+            return found;
         }
         // Links to an edge by the OR rule: from the start edge (group 0) to j, or from `at`
         // to the target edge (group 1).
         let edge = if at == 0 {
-            Some(groups.edge_links(j, 0))
+            &groups.edge[2 * j]
         } else if j == 1 {
-            Some(groups.edge_links(at, 1))
+            &groups.edge[2 * at + 1]
         } else {
-            None
+            continue;
         };
-        if let Some(e) = edge {
-            for &c in &e.full[..e.fulls] {
-                links[count] = (c, key);
-                count += 1;
-            }
-            if semi_ok {
-                for &(x, c) in &e.semi[..e.semis] {
-                    links[count] = (c.with(x as usize), Some(x as usize));
-                    count += 1;
-                }
+        for &c in &edge.full[..edge.fulls] {
+            if let Some(found) = follow(j, c, key) {
+                return Some(found);
             }
         }
-        for &(link, next_key) in &links[..count] {
-            if !(link & used).is_empty() || next_key.is_some_and(|k| used.has(k)) {
-                continue;
-            }
-            if j == 1 {
-                return Some((used | link, next_key));
-            }
-            if let Some(found) = dfs(
-                groups,
-                j,
-                visited | 1 << j,
-                used | link,
-                next_key,
-                allow_semi,
-                budget,
-            ) {
-                return Some(found);
+        if semi_ok {
+            for &(x, c) in &edge.semi[..edge.semis] {
+                if let Some(found) = follow(j, c.with(x as usize), Some(x as usize)) {
+                    return Some(found);
+                }
             }
         }
     }
