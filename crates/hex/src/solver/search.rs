@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use crate::tt::{TranspositionTable, TtData, MAX_PN};
 use crate::{Bitboard, Geometry};
 
+use super::inferior::DeadCells;
 use super::vc::{self, Chain};
 use super::Rules;
 
@@ -58,6 +59,7 @@ pub(crate) struct Search<'a> {
     /// Nodes at or above this many empty cells are split between threads.
     pub split_empties: u32,
     pub nodes: AtomicU64,
+    dead: DeadCells,
 }
 
 impl<'a> Search<'a> {
@@ -70,6 +72,7 @@ impl<'a> Search<'a> {
             order: centre_first(n),
             split_empties: (n * n).saturating_sub(4).max(1) as u32,
             nodes: AtomicU64::new(0),
+            dead: DeadCells::new(g),
         }
     }
 
@@ -142,7 +145,12 @@ impl<'a> Search<'a> {
                 if moves.is_empty() {
                     return Analysis::Decided(false, None);
                 }
-                moves
+                // A stone on a dead cell is worth a pass, never more than another move.
+                let alive = moves.minus(self.dead.find(node.black, node.white));
+                match alive.is_empty() {
+                    true => Bitboard::single(moves.first().expect("moves is not empty")),
+                    false => alive,
+                }
             }
             Rules::Misere => {
                 let safe = empty.minus(own_connecting);

@@ -1,0 +1,177 @@
+//! Dead cells: empty cells whose colour cannot matter to who connects.
+//!
+//! Around an empty cell c, if four consecutive neighbours (in circular order) belong to one
+//! player — stones of theirs, or positions just off the board beyond one of their edges — then c
+//! is dead. Any chain of that player through c can go round it: two neighbours of c are joined
+//! along those four (or both reach that edge through them). A chain of the other player through c
+//! would have to enter and leave by the two remaining neighbours, which touch each other. So the
+//! outcome of the game is the same whichever colour c takes, and in normal play a stone there is
+//! worth no more than a pass: never better than another move, since an extra stone never hurts
+//! its owner in Hex.
+//!
+//! The test is bit-parallel: for each of the six directions, the set of cells whose neighbour in
+//! that direction belongs to the player, then the conjunction of four consecutive directions.
+
+use crate::{Bitboard, Geometry};
+
+/// The six directions around a cell, in circular order: E, NE, NW, W, SW, SE as (dx, dy).
+const DIRECTIONS: [(i64, i64); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+
+/// The cells whose neighbour in direction `d` lies in `s`.
+fn toward(g: &Geometry, s: Bitboard, d: (i64, i64)) -> Bitboard {
+    let n = g.n as i64;
+    let offset = d.1 * n + d.0;
+    let shifted = if offset >= 0 {
+        s.0 >> offset
+    } else {
+        s.0 << -offset
+    };
+    // A shift by ±1 column wraps between rows: drop cells whose neighbour would wrap.
+    let keep = match d.0 {
+        1 => !g.east.0,
+        -1 => !g.west.0,
+        _ => !0,
+    };
+    Bitboard(shifted & keep & g.board.0)
+}
+
+/// The cells whose neighbour in direction `d` is off the board beyond Black's edges (north,
+/// south) and beyond White's (west, east). A neighbour off the board on both counts (beyond a
+/// corner) belongs to neither, which only makes the test find fewer dead cells.
+fn off_board(g: &Geometry, d: (i64, i64)) -> (Bitboard, Bitboard) {
+    let (n, mut black, mut white) = (g.n as i64, Bitboard::EMPTY, Bitboard::EMPTY);
+    for i in g.board.cells() {
+        let (x, y) = ((i as i64 % n) + d.0, (i as i64 / n) + d.1);
+        let off_rows = !(0..n).contains(&y);
+        let off_columns = !(0..n).contains(&x);
+        match (off_rows, off_columns) {
+            (true, false) => black = black.with(i),
+            (false, true) => white = white.with(i),
+            _ => {}
+        }
+    }
+    (black, white)
+}
+
+/// Dead-cell detection for one board size: the off-board masks are computed once.
+pub(crate) struct DeadCells {
+    g: &'static Geometry,
+    black_edges: [Bitboard; 6],
+    white_edges: [Bitboard; 6],
+}
+
+impl DeadCells {
+    pub(crate) fn new(g: &'static Geometry) -> DeadCells {
+        let mut black_edges = [Bitboard::EMPTY; 6];
+        let mut white_edges = [Bitboard::EMPTY; 6];
+        for (k, &d) in DIRECTIONS.iter().enumerate() {
+            (black_edges[k], white_edges[k]) = off_board(g, d);
+        }
+        DeadCells {
+            g,
+            black_edges,
+            white_edges,
+        }
+    }
+
+    /// The dead empty cells of a position.
+    pub(crate) fn find(&self, black: Bitboard, white: Bitboard) -> Bitboard {
+        let empty = self.g.board.minus(black | white);
+        let owned = |stones: Bitboard, edges: &[Bitboard; 6]| -> Bitboard {
+            let mut around = [Bitboard::EMPTY; 6];
+            for (k, &d) in DIRECTIONS.iter().enumerate() {
+                around[k] = toward(self.g, stones, d) | edges[k];
+            }
+            let mut dead = Bitboard::EMPTY;
+            for k in 0..6 {
+                dead |= around[k] & around[(k + 1) % 6] & around[(k + 2) % 6] & around[(k + 3) % 6];
+            }
+            dead
+        };
+        (owned(black, &self.black_edges) | owned(white, &self.white_edges)) & empty
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The winner of a full board: whoever connects (exactly one player does).
+    fn black_connects(g: &Geometry, black: Bitboard) -> bool {
+        g.connects(black, g.north, g.south)
+    }
+
+    #[test]
+    fn toward_matches_the_definition() {
+        for n in 1..=6 {
+            let g = Geometry::of(n);
+            for i in 0..n * n {
+                for &d in &DIRECTIONS {
+                    let cells = toward(g, Bitboard::single(i), d);
+                    let expected: Vec<usize> = (0..n * n)
+                        .filter(|&c| {
+                            let (x, y) = ((c % n) as i64 + d.0, (c / n) as i64 + d.1);
+                            (0..n as i64).contains(&x)
+                                && (0..n as i64).contains(&y)
+                                && (y * n as i64 + x) as usize == i
+                        })
+                        .collect();
+                    assert_eq!(
+                        cells.cells().collect::<Vec<_>>(),
+                        expected,
+                        "n {n} cell {i} {d:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// On every completion of sampled 4x4 and 5x5 positions to a full board, the colour of a
+    /// cell found dead does not change who connects.
+    #[test]
+    fn dead_cells_do_not_change_the_outcome() {
+        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut found = 0;
+        for n in [3, 4, 5] {
+            let g = Geometry::of(n);
+            let dead = DeadCells::new(g);
+            for _ in 0..4000 {
+                // A random partial colouring.
+                let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
+                for i in 0..n * n {
+                    match next() % 3 {
+                        0 => black = black.with(i),
+                        1 => white = white.with(i),
+                        _ => {}
+                    }
+                }
+                let cells = dead.find(black, white);
+                for d in cells.cells() {
+                    found += 1;
+                    let empty = g.board.minus(black | white).minus(Bitboard::single(d));
+                    // A few random completions of the other empty cells.
+                    for _ in 0..8 {
+                        let mut b = black;
+                        for i in empty.cells() {
+                            if next() % 2 == 0 {
+                                b = b.with(i);
+                            }
+                        }
+                        assert_eq!(
+                            black_connects(g, b),
+                            black_connects(g, b.with(d)),
+                            "{n}x{n} cell {d} is not dead: black {b:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(found > 1000, "only {found} dead cells seen");
+    }
+}
