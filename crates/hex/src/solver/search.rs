@@ -95,7 +95,16 @@ impl<'a> Search<'a> {
     /// with one such cell, the mover must take it.
     ///
     /// Misère: a move that completes the mover's own connection loses at once, so it is never
-    /// searched; a mover left with only such moves loses.
+    /// searched; a mover left with only such moves loses. And the parity of forbidden cells
+    /// decides many positions: a player with a forbidden cell (one where their
+    /// own stone would connect them) who would make the last move of a game played to the full
+    /// board loses. The opponent can never connect while that cell is empty — both players
+    /// cannot be connected at once, and the cell would connect the first player — so the
+    /// opponent plays anywhere else until that cell is the last one left, which the first player
+    /// must then fill, unless they were forced to connect earlier. So a mover with a forbidden
+    /// cell and an odd number of empty cells loses, and a mover facing an opponent with one and
+    /// an even number wins by any move that neither connects them nor fills an opponent's
+    /// forbidden cell.
     ///
     /// In both, when the position is its own 180° rotation, a move and its rotated image lead to
     /// rotated positions of equal value, so only one of each pair is searched.
@@ -156,6 +165,19 @@ impl<'a> Search<'a> {
                 let safe = empty.minus(own_connecting);
                 if safe.is_empty() {
                     return Analysis::Decided(false, None);
+                }
+                // The parity of forbidden cells, as explained above.
+                let mover_moves_last = empty.count() % 2 == 1;
+                if mover_moves_last && !own_connecting.is_empty() {
+                    return Analysis::Decided(false, None);
+                }
+                if !mover_moves_last {
+                    let forbidden = g.winning_cells(theirs, empty, ta, tb);
+                    if !forbidden.is_empty() {
+                        if let Some(m) = self.first_in_order(safe.minus(forbidden)) {
+                            return Analysis::Decided(true, Some(m));
+                        }
+                    }
                 }
                 safe
             }
