@@ -253,7 +253,7 @@ fn sigterm_writes_a_checkpoint_that_resumes_to_the_straight_table() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("officers.zgt");
     let f = file.to_str().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+    let child = Command::new(env!("CARGO_BIN_EXE_zermelo"))
         .args(["grundy", "octal", "0.6", "--max", "2^24", "--out", f])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
