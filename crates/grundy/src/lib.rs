@@ -20,6 +20,7 @@
 
 mod error;
 mod mex;
+pub mod misere;
 pub mod multiheap;
 pub mod naive;
 mod octal;
