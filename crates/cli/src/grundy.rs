@@ -72,6 +72,11 @@ struct OctalArgs {
     /// Engine.
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
+    /// Threads: with 2 or more, a second thread scans splits of the next heaps ahead (sparse
+    /// engine) or the option scans are split (naive engine). The values are the same for any
+    /// number; on a machine whose cores are busy with other work, 1 is faster.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
     /// Print one JSON object instead of text (no progress output).
     #[arg(long)]
     json: bool,
@@ -275,6 +280,16 @@ fn period_json(p: Option<Periodicity>) -> (Value, Value, Value) {
 
 fn octal(args: OctalArgs) -> anyhow::Result<()> {
     let game: OctalGame = args.code.parse()?;
+    if args.threads == 0 || args.threads > 1024 {
+        bail!("--threads must be between 1 and 1024");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()?;
+    pool.install(|| octal_run(args, game))
+}
+
+fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
     let max = parse_size(&args.max, "--max")?;
     if max > OCTAL_MAX {
         bail!("--max {max} is beyond the largest table zermelo computes ({OCTAL_MAX})");
@@ -699,6 +714,7 @@ mod tests {
                 resume,
                 checkpoint_secs: 300,
                 engine: EngineChoice::Auto,
+                threads: 2,
                 json: true,
                 values: false,
             })

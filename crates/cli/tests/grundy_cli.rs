@@ -95,6 +95,26 @@ fn engines_agree() {
 }
 
 #[test]
+fn thread_counts_agree() {
+    let one = json(&[
+        "grundy", "octal", "4!.0", "--max", "90000", "--json", "--values",
+    ]);
+    let two = json(&[
+        "grundy",
+        "octal",
+        "4!.0",
+        "--max",
+        "90000",
+        "--json",
+        "--values",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(values(&one), values(&two));
+    fails(&["grundy", "octal", "0.6", "--max", "10", "--threads", "0"]);
+}
+
+#[test]
 fn subtraction_and_piece_json() {
     let v = json(&[
         "grundy",
