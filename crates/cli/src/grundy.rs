@@ -339,7 +339,9 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         "values",
         args.json,
     );
-    progress.set_position(engine.values().len() as u64, "resumed");
+    if resumed_from.is_some() {
+        progress.set_position(engine.values().len() as u64, "resumed");
+    }
     let mut reported = engine.values().len();
     let started = Instant::now();
     let mut last_report = Instant::now();

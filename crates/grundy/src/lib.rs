@@ -8,6 +8,7 @@
 //! - [`piece`]: one piece moving towards a corner (Wythoff's queen, the knight of "All the King's
 //!   Horses", a rook).
 //! - [`sum`]: sums of games: values, P or N, and every winning move.
+//! - [`misere`]: misère play of positions of octal heaps, by search.
 //!
 //! Values are `u16`; a value that would not fit is an error, never a wrap.
 //!
