@@ -624,7 +624,7 @@ mod tests {
         for d1 in 0..8 {
             for d2 in 0..8 {
                 for d3 in 0..8 {
-                    check(&format!("0.{d1}{d2}{d3}"), 1500);
+                    check(&format!("0.{d1}{d2}{d3}"), 2000);
                 }
             }
         }
