@@ -206,7 +206,7 @@ fn check_memory(what: &str, bytes: u128) -> anyhow::Result<()> {
 const OCTAL_BYTES_PER_VALUE: u128 = 7;
 
 /// The largest --max of an octal run: heap indices are kept as u32.
-const OCTAL_MAX: u64 = (1 << 32) - 2;
+const OCTAL_MAX: u64 = zermelo_grundy::MAX_HEAP as u64 - 1;
 
 /// An octal table being computed by one of the engines.
 enum Engine {

@@ -33,4 +33,4 @@ pub mod sum;
 
 pub use error::GrundyError;
 pub use octal::{OctalGame, OctalMove, MAX_DIGITS};
-pub use sparse::SparseEngine;
+pub use sparse::{SparseEngine, MAX_HEAP};

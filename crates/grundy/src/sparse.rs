@@ -21,6 +21,9 @@
 use crate::mex::value_bound;
 use crate::{GrundyError, OctalGame};
 
+/// The sparse engine computes heaps below this (indices and stamps are u32).
+pub const MAX_HEAP: usize = u32::MAX as usize - 1;
+
 /// One past the largest value a table holds: the sentinel that ends the value lists.
 const NO_VALUE: u32 = 1 << 16;
 
@@ -315,6 +318,14 @@ impl SparseEngine {
 
     fn step_with(&mut self, ahead: Option<(&Prescan, usize)>) -> Result<u16, GrundyError> {
         let n = self.g.len();
+        if n >= MAX_HEAP {
+            // Heap indices and the stamps that mark options are u32.
+            return Err(GrundyError::TooLarge {
+                what: format!("a sparse table beyond heap {}", MAX_HEAP - 1),
+                needed: n as u128 + 1,
+                limit: MAX_HEAP as u128,
+            });
+        }
         if n >= self.next_review || self.rare.len() > 2 * self.rare_at_choice + 1024 {
             self.choose_mask();
         }
