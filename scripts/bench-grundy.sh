@@ -4,13 +4,13 @@
 # on a smaller table) is timed in the same run: compare the bars against it, not against figures
 # taken at another time.
 #
-# Usage: scripts/bench-grundy.sh            (all runs)
-#        THREADS=1 scripts/bench-grundy.sh  (one rayon thread)
+# Usage: scripts/bench-grundy.sh             (all runs, one thread: zermelo's default)
+#        THREADS=2 scripts/bench-grundy.sh   (octal runs with --threads 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p zermelo >&2
 Z=target/release/zermelo
-if [[ -n "${THREADS:-}" ]]; then export RAYON_NUM_THREADS="$THREADS"; fi
+THREADS=${THREADS:-1}
 
 run() {
     local label=$1
@@ -18,7 +18,7 @@ run() {
     local start end
     start=$(date +%s.%N)
     local json
-    json=$("$Z" "$@" --json)
+    json=$("$Z" "$@" --threads "$THREADS" --json)
     end=$(date +%s.%N)
     printf '%-34s %7.2f s wall   %s\n' "$label" "$(echo "$end - $start" | bc)" "$json"
 }

@@ -72,6 +72,11 @@ struct OctalArgs {
     /// Engine.
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
+    /// Threads: with 2 or more, a second thread scans splits of the next heaps ahead (sparse
+    /// engine) or the option scans are split (naive engine). The values are the same for any
+    /// number; on a machine whose cores are busy with other work, 1 is faster.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
     /// Print one JSON object instead of text (no progress output).
     #[arg(long)]
     json: bool,
@@ -201,7 +206,7 @@ fn check_memory(what: &str, bytes: u128) -> anyhow::Result<()> {
 const OCTAL_BYTES_PER_VALUE: u128 = 7;
 
 /// The largest --max of an octal run: heap indices are kept as u32.
-const OCTAL_MAX: u64 = (1 << 32) - 2;
+const OCTAL_MAX: u64 = zermelo_grundy::MAX_HEAP as u64 - 1;
 
 /// An octal table being computed by one of the engines.
 enum Engine {
@@ -275,6 +280,16 @@ fn period_json(p: Option<Periodicity>) -> (Value, Value, Value) {
 
 fn octal(args: OctalArgs) -> anyhow::Result<()> {
     let game: OctalGame = args.code.parse()?;
+    if args.threads == 0 || args.threads > 1024 {
+        bail!("--threads must be between 1 and 1024");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()?;
+    pool.install(|| octal_run(args, game))
+}
+
+fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
     let max = parse_size(&args.max, "--max")?;
     if max > OCTAL_MAX {
         bail!("--max {max} is beyond the largest table zermelo computes ({OCTAL_MAX})");
@@ -324,7 +339,9 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
         "values",
         args.json,
     );
-    progress.set_position(engine.values().len() as u64, "resumed");
+    if resumed_from.is_some() {
+        progress.set_position(engine.values().len() as u64, "resumed");
+    }
     let mut reported = engine.values().len();
     let started = Instant::now();
     let mut last_report = Instant::now();
@@ -699,6 +716,7 @@ mod tests {
                 resume,
                 checkpoint_secs: 300,
                 engine: EngineChoice::Auto,
+                threads: 2,
                 json: true,
                 values: false,
             })

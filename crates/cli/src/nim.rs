@@ -16,7 +16,8 @@ pub struct Args {
     /// The components of the position.
     #[arg(required = true, allow_negative_numbers = true)]
     components: Vec<String>,
-    /// Misère play: whoever makes the last move loses (Nim heaps, or one subtraction heap).
+    /// Misère play: whoever makes the last move loses (Nim heaps, one subtraction heap, or
+    /// small heaps of one octal game).
     #[arg(long)]
     misere: bool,
     /// Moore's Nim_k: a move may take from up to K heaps (Nim heaps only).

@@ -95,6 +95,26 @@ fn engines_agree() {
 }
 
 #[test]
+fn thread_counts_agree() {
+    let one = json(&[
+        "grundy", "octal", "4!.0", "--max", "90000", "--json", "--values",
+    ]);
+    let two = json(&[
+        "grundy",
+        "octal",
+        "4!.0",
+        "--max",
+        "90000",
+        "--json",
+        "--values",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(values(&one), values(&two));
+    fails(&["grundy", "octal", "0.6", "--max", "10", "--threads", "0"]);
+}
+
+#[test]
 fn subtraction_and_piece_json() {
     let v = json(&[
         "grundy",
@@ -246,4 +266,39 @@ fn nim_reproduces_the_worked_examples() {
     assert_eq!(p["winning_moves"].as_array().unwrap().len(), 0);
     let moore = json(&["nim", "1", "1", "1", "--k", "2", "--json"]);
     assert_eq!(moore["outcome"], "P");
+}
+
+#[test]
+fn sigterm_writes_a_checkpoint_that_resumes_to_the_straight_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("officers.zgt");
+    let f = file.to_str().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(["grundy", "octal", "0.6", "--max", "2^24", "--out", f])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("checkpoint written"), "{err}");
+    let shown = json(&["grundy", "show", f, "--json"]);
+    assert_eq!(shown["complete"], false);
+    let reached = shown["computed"].as_u64().unwrap();
+    assert!(reached > 0);
+    let target = (reached + 5000).to_string();
+    let resumed = json(&[
+        "grundy", "octal", "0.6", "--max", &target, "--resume", f, "--json", "--values",
+    ]);
+    let straight = json(&[
+        "grundy", "octal", "0.6", "--max", &target, "--json", "--values",
+    ]);
+    assert_eq!(values(&resumed), values(&straight));
 }

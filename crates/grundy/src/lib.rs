@@ -8,6 +8,7 @@
 //! - [`piece`]: one piece moving towards a corner (Wythoff's queen, the knight of "All the King's
 //!   Horses", a rook).
 //! - [`sum`]: sums of games: values, P or N, and every winning move.
+//! - [`misere`]: misère play of positions of octal heaps, by search.
 //!
 //! Values are `u16`; a value that would not fit is an error, never a wrap.
 //!
@@ -20,6 +21,7 @@
 
 mod error;
 mod mex;
+pub mod misere;
 pub mod multiheap;
 pub mod naive;
 mod octal;
@@ -31,4 +33,4 @@ pub mod sum;
 
 pub use error::GrundyError;
 pub use octal::{OctalGame, OctalMove, MAX_DIGITS};
-pub use sparse::SparseEngine;
+pub use sparse::{SparseEngine, MAX_HEAP};

@@ -21,6 +21,9 @@
 use crate::mex::value_bound;
 use crate::{GrundyError, OctalGame};
 
+/// The sparse engine computes heaps below this (indices and stamps are u32).
+pub const MAX_HEAP: usize = u32::MAX as usize - 1;
+
 /// One past the largest value a table holds: the sentinel that ends the value lists.
 const NO_VALUE: u32 = 1 << 16;
 
@@ -30,10 +33,14 @@ const SCAN_BLOCK: usize = 32;
 /// Heaps per block handed to the thread that scans ahead.
 const PRESCAN_BLOCK: usize = 1024;
 
-/// Pairs per split and heap scanned ahead, at least and at most (the budget follows the number of
-/// rare pairs, the work left to the other thread, so that both take about as long).
-const PRESCAN_MIN: usize = 2048;
+/// Pairs per split and heap scanned ahead, at least and at most. The budget follows the work left
+/// to the first thread (its rare pairs and the pairs it still scans itself), so that both threads
+/// take about as long.
+const PRESCAN_MIN: usize = 64;
 const PRESCAN_MAX: usize = 1 << 16;
+
+/// Below this many rare pairs per heap the work per heap is too small to share.
+const PARALLEL_MIN_RARE_PAIRS: usize = 256;
 
 /// Below this table length scanning ahead does not pay (and the ahead window would reach the
 /// heaps being computed).
@@ -76,6 +83,10 @@ pub struct SparseEngine {
     /// `by_parity[p]`: the values whose masked popcount has parity p, increasing, then
     /// [`NO_VALUE`].
     by_parity: [Vec<u32>; 2],
+    /// Pairs per split and heap that the second thread scans ahead.
+    prescan_budget: usize,
+    /// Pairs the first thread scanned itself in the current block.
+    scanned_after_prescan: usize,
     /// `seen[v] == n + 1` when v is known to be an option of the heap n being computed.
     seen: Box<[u32; 1 << 16]>,
     /// The heaps n >= 1 whose value has even parity, increasing.
@@ -142,6 +153,8 @@ impl SparseEngine {
             twist_allowed,
             split_parity,
             by_parity: [Vec::new(), Vec::new()],
+            prescan_budget: 1024,
+            scanned_after_prescan: 0,
             seen: vec![0u32; 1 << 16]
                 .into_boxed_slice()
                 .try_into()
@@ -219,6 +232,11 @@ impl SparseEngine {
         while self.g.len() <= max {
             let n0 = self.g.len();
             let n1 = (n0 + PRESCAN_BLOCK).min(max + 1);
+            if self.rare.len() * self.splits.len() < PARALLEL_MIN_RARE_PAIRS {
+                ahead = None;
+                self.extend_to(n1 - 1)?;
+                continue;
+            }
             let current = match ahead.take() {
                 Some(p) => p,
                 None => self.prescan_job(n0, n1, n0).run(),
@@ -238,13 +256,17 @@ impl SparseEngine {
             );
             done?;
             ahead = next;
+            let scanned = std::mem::take(&mut self.scanned_after_prescan) / (n1 - n0);
+            let first_thread = self.rare.len() * self.splits.len() + scanned;
+            self.prescan_budget = ((self.prescan_budget + first_thread / self.splits.len()) / 2)
+                .clamp(PRESCAN_MIN, PRESCAN_MAX);
         }
         Ok(())
     }
 
     /// The work of scanning ahead for heaps first..end using only values below `known`.
     fn prescan_job(&self, first: usize, end: usize, known: usize) -> PrescanJob {
-        let budget = (self.rare.len() * self.splits.len()).clamp(PRESCAN_MIN, PRESCAN_MAX);
+        let budget = self.prescan_budget;
         let mut ranges = Vec::new();
         let (mut lowest, mut highest) = (usize::MAX, 0);
         for n in first..end {
@@ -296,6 +318,14 @@ impl SparseEngine {
 
     fn step_with(&mut self, ahead: Option<(&Prescan, usize)>) -> Result<u16, GrundyError> {
         let n = self.g.len();
+        if n >= MAX_HEAP {
+            // Heap indices and the stamps that mark options are u32.
+            return Err(GrundyError::TooLarge {
+                what: format!("a sparse table beyond heap {}", MAX_HEAP - 1),
+                needed: n as u128 + 1,
+                limit: MAX_HEAP as u128,
+            });
+        }
         if n >= self.next_review || self.rare.len() > 2 * self.rare_at_choice + 1024 {
             self.choose_mask();
         }
@@ -436,6 +466,7 @@ impl SparseEngine {
                     for (&x, &y) in small.iter().zip(large.iter().rev()) {
                         seen[usize::from(x ^ y)] = stamp;
                     }
+                    self.scanned_after_prescan += end + 1 - start;
                 }
                 loop {
                     let v = confirm[low];
@@ -604,7 +635,7 @@ mod tests {
         for d1 in 0..8 {
             for d2 in 0..8 {
                 for d3 in 0..8 {
-                    check(&format!("0.{d1}{d2}{d3}"), 1500);
+                    check(&format!("0.{d1}{d2}{d3}"), 2000);
                 }
             }
         }

@@ -8,6 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::misere::MisereSearch;
 use crate::multiheap::{moore_misere_p, moore_p};
 use crate::piece::PieceGame;
 use crate::subtraction::SubtractionGame;
@@ -269,7 +270,8 @@ pub fn analyse(components: &[Component]) -> Result<Analysis, GrundyError> {
 }
 
 /// Analyses a position in misère play (whoever makes the last move loses). Supported: Nim
-/// heaps only (by the misère Nim rule), or a single subtraction-game heap (by its misère table).
+/// heaps only (by the misère Nim rule), a single subtraction-game heap (by its misère table), or
+/// heaps of one octal game (by a search over whole positions, for small heaps).
 ///
 /// ```
 /// use zermelo_grundy::sum::{analyse_misere, Component};
@@ -301,8 +303,48 @@ pub fn analyse_misere(components: &[Component]) -> Result<Analysis, GrundyError>
             winning_moves,
         });
     }
+    if let Some(Component::Octal { game, .. }) = components.first() {
+        let heaps: Option<Vec<usize>> = components
+            .iter()
+            .map(|c| match c {
+                Component::Octal { game: g, heap } if g == game => Some(*heap),
+                _ => None,
+            })
+            .collect();
+        if let Some(heaps) = heaps {
+            return misere_octal(game, &heaps);
+        }
+    }
     let heaps = nim_heaps(components, "misère play")?;
     moore(&heaps, 1, true)
+}
+
+/// Misère analysis of heaps of one octal game, by a search over whole positions.
+fn misere_octal(game: &OctalGame, heaps: &[usize]) -> Result<Analysis, GrundyError> {
+    let mut search = MisereSearch::new(game, crate::misere::DEFAULT_LIMIT);
+    let p_position = search.is_p(heaps)?;
+    let winning_moves = search
+        .winning_moves(heaps)?
+        .into_iter()
+        .map(|(i, mv)| {
+            let parts: Vec<String> = mv.heaps.iter().map(|h| h.to_string()).collect();
+            let left = if parts.is_empty() {
+                "0".to_string()
+            } else {
+                parts.join("+")
+            };
+            WinningMove {
+                component: i,
+                to: format!("{game}:{left} (take {})", mv.removed),
+            }
+        })
+        .collect();
+    Ok(Analysis {
+        component_values: vec![None; heaps.len()],
+        value: None,
+        p_position,
+        winning_moves,
+    })
 }
 
 /// Analyses a position of Moore's Nim_k (a move takes from 1 to k heaps) in normal or misère
@@ -420,7 +462,7 @@ pub fn nim_heaps(components: &[Component], what: &str) -> Result<Vec<usize>, Gru
             Component::Nim(n) => Ok(*n),
             other => Err(GrundyError::Unsupported(format!(
                 "{what} is supported for Nim heaps (and, in misère play, a single subtraction \
-                 heap); {other} is neither"
+                 heap or heaps of one octal game); {other} does not fit"
             ))),
         })
         .collect()
@@ -531,5 +573,16 @@ mod tests {
             assert!(text.parse::<Component>().is_err(), "{text:?} accepted");
         }
         assert!(analyse_misere(&parts(&["0.77:5", "3"])).is_err());
+        assert!(analyse_misere(&parts(&["0.77:5", "0.07:3"])).is_err());
+    }
+
+    #[test]
+    fn misere_octal_heaps_are_searched() {
+        // Octal Nim (take 1 to 8) in misère play follows the misère Nim rule: 3 5 8 -> 3 5 6.
+        let a = analyse_misere(&parts(&["0.33333333:3", "0.33333333:5", "0.33333333:8"])).unwrap();
+        assert!(!a.p_position);
+        assert_eq!(a.winning_moves.len(), 1);
+        assert_eq!(a.winning_moves[0].component, 2);
+        assert_eq!(a.winning_moves[0].to, "0.33333333:6 (take 2)");
     }
 }

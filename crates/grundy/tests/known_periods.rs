@@ -76,3 +76,19 @@ fn grundys_game_and_officers_show_no_period_early() {
         );
     }
 }
+
+#[test]
+fn three_heap_proofs_hold_beyond_the_table() {
+    for code in ["0.F", "0.B", "0.D", "0.A"] {
+        let game: OctalGame = code.parse().unwrap();
+        let rule = ProofRule::for_octal(&game);
+        assert!(matches!(rule, ProofRule::GuySmith { heaps: 3, .. }));
+        let g = naive::values(&game, 300).unwrap();
+        let found = period::find(&g, rule).unwrap();
+        assert!(found.proven, "{code}");
+        let longer = naive::values(&game, 1200).unwrap();
+        for (n, &v) in longer.iter().enumerate() {
+            assert_eq!(found.value(&g, n), v, "{code} at {n}");
+        }
+    }
+}
