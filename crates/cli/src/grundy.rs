@@ -3,6 +3,8 @@
 
 mod table;
 
+pub(crate) use table::read as read_table;
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
