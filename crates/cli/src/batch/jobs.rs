@@ -380,6 +380,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_default_batch_parses() {
+        let jobs = parse(include_str!("../../../../jobs/overnight.toml")).unwrap();
+        assert!(jobs
+            .iter()
+            .any(|j| j.kind == Kind::HexParity { max_size: 4 }));
+        assert_eq!(jobs.iter().filter(|j| j.table_file().is_some()).count(), 12);
+    }
+
+    #[test]
     fn defaults_apply_and_fields_are_checked() {
         let jobs = parse(
             "[defaults]\nthreads = 3\n[[job]]\nname = \"a\"\nkind = \"hex-openings\"\nsize = 4\n\

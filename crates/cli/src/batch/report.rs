@@ -65,7 +65,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             what.replace('|', "\\|"),
             secs("wall_seconds"),
             secs("cpu_seconds"),
-            p.map_or(String::new(), |p| p["threads"].to_string()),
+            p.and_then(|p| p["threads"].as_u64())
+                .map_or(String::new(), |t| t.to_string()),
             rate
         );
     }

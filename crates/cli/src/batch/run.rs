@@ -25,6 +25,7 @@ use serde_json::{json, Value};
 use super::jobs::{self, Job, Kind};
 use super::shard::Shard;
 use super::{job_lock_path, record_path, state, try_lock, utc, State, JOBS_COPY};
+use crate::progress::LOG_EVERY_ENV;
 
 /// Run the jobs of a job file; results go to --out, one file per job.
 #[derive(clap::Args)]
@@ -106,10 +107,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     keep_job_file(dir, &args.jobs, &all)?;
     install_signal_handler();
 
-    let display = Display::new(&mine, shard, Duration::from_secs(args.log_every.max(1)));
+    let log_every = Duration::from_secs(args.log_every.max(1));
+    let display = Display::new(&mine, shard, log_every);
     let mut done = 0;
     let mut failed = Vec::new();
     for job in &mine {
+        if SIGNALS.load(Ordering::SeqCst) > 0 {
+            display.finish();
+            bail!(
+                "interrupted before job {}; {done} of {} jobs done; run the same command again \
+                 to go on",
+                job.name,
+                mine.len()
+            );
+        }
         match state(dir, job)? {
             State::Done(_) => {
                 display.skip(job);
@@ -247,6 +258,11 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
     command
         .args(&args)
         .env(PARENT_ENV, std::process::id().to_string())
+        // The job's progress lines feed the runner's job bar (every second) or its log lines.
+        .env(
+            LOG_EVERY_ENV,
+            display.child_log_every().as_secs().to_string(),
+        )
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -529,6 +545,15 @@ impl Display {
         }
     }
 
+    /// How often the job should report: every second for the bar, else as often as the log.
+    fn child_log_every(&self) -> Duration {
+        if self.bars.is_some() {
+            Duration::from_secs(1)
+        } else {
+            self.log_every
+        }
+    }
+
     fn say(&self, line: &str) {
         match &self.bars {
             Some((multi, ..)) => {
@@ -556,7 +581,7 @@ impl Display {
         p.done_cost += job.cost();
         if let Some((_, overall, _)) = &self.bars {
             overall.set_position(p.ended as u64);
-            overall.set_message(self.eta(&p));
+            overall.set_message(self.eta(&p).trim_start_matches(", ").to_string());
         }
     }
 
@@ -582,6 +607,11 @@ impl Display {
     }
 
     fn tick(&self, job: &Job, elapsed: Duration, last: &str) {
+        // The job's own lines start with its elapsed time, which the bar shows already.
+        let last = match last.split_once("] ") {
+            Some((time, rest)) if time.starts_with('[') => rest,
+            _ => last,
+        };
         if let Some((_, _, bar)) = &self.bars {
             bar.set_message(last.to_string());
             bar.tick();
