@@ -356,7 +356,7 @@ fn wait_for(path: &Path) {
 fn spawn_long(tmp: &Path) -> (String, PathBuf, Child) {
     let jobs = write_jobs(tmp, "long.toml", LONG);
     let dir = tmp.join("long");
-    let child = command(&["batch", "run", &jobs, "--out", &s(&dir)])
+    let child = command(&["batch", "run", &jobs, "--out", &s(&dir), "--log-every", "1"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -386,10 +386,18 @@ fn sigterm_checkpoints_and_a_second_runner_is_refused() {
     );
     assert!(states(&dir).contains(&("officers".into(), "running".into())));
 
+    // Long enough for a log line or two, whatever the machine's speed.
+    std::thread::sleep(Duration::from_millis(2500));
     signal(&child, "TERM");
     let out = child.wait_with_output().unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
+    // Not on a terminal: plain progress lines with the batch's and the job's facts.
+    assert!(
+        stderr.contains("batch: 0/1 jobs ended; officers running"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("values"), "{stderr}");
     let last = stderr.trim().lines().last().unwrap();
     assert!(
         last.contains("interrupted: job officers checkpointed"),
@@ -451,11 +459,17 @@ kind = "hex-openings"
 size = 2
 threads = 1
 tt_mb = 8
+
+[[job]]
+name = "huge-table"
+kind = "hex-openings"
+size = 2
+tt_mb = 1048576
 "#;
     let jobs = write_jobs(tmp.path(), "jobs.toml", text);
     let dir = tmp.path().join("r");
     let err = error(&["batch", "run", &jobs, "--out", &s(&dir)]);
-    assert!(err.contains("3 failed"), "{err}");
+    assert!(err.contains("4 failed"), "{err}");
     let st = status(&dir);
     let by_name = |n: &str| {
         st["jobs"]
@@ -467,7 +481,7 @@ tt_mb = 8
             .clone()
     };
     assert_eq!(by_name("ok")["state"], "done");
-    for name in ["too-big", "bad-code", "slow"] {
+    for name in ["too-big", "bad-code", "slow", "huge-table"] {
         assert_eq!(by_name(name)["state"], "failed", "{st}");
     }
     assert!(by_name("too-big")["detail"]
@@ -478,12 +492,18 @@ tt_mb = 8
         .as_str()
         .unwrap()
         .starts_with("out of time (limit 1 s)"));
-    assert_eq!(st["counts"]["failed"], 3);
+    // Refused before anything is allocated (unless this machine has a terabyte of memory).
+    let huge = by_name("huge-table")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(huge.contains("MiB of memory"), "{huge}");
+    assert_eq!(st["counts"]["failed"], 4);
     ok(&["batch", "report", &s(&dir)]);
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(report.contains("failed: out of time"), "{report}");
     let merge = error(&["batch", "merge", &s(&dir), "--out", &s(&dir)]);
-    assert!(merge.contains("3 of 4 jobs are not done"), "{merge}");
+    assert!(merge.contains("4 of 5 jobs are not done"), "{merge}");
 }
 
 #[test]

@@ -169,7 +169,19 @@ fn state(dir: &Path, job: &Job) -> anyhow::Result<State> {
 /// Whether another process holds the job's lock.
 fn running(dir: &Path, name: &str) -> anyhow::Result<bool> {
     let path = job_lock_path(dir, name);
-    Ok(path.exists() && try_lock(&path)?.is_none())
+    Ok(path.exists() && lock_job(&path)?.is_none())
+}
+
+/// Takes a job's lock, trying a few times: `status` takes it for an instant to see whether a
+/// job is running, which must not make a runner believe that another runner has the job.
+fn lock_job(path: &Path) -> anyhow::Result<Option<Flock<File>>> {
+    for _ in 0..5 {
+        if let Some(lock) = try_lock(path)? {
+            return Ok(Some(lock));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(40));
+    }
+    Ok(None)
 }
 
 /// Checks a finished Grundy table: its container checksum, and that it is complete and as long

@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 
 use super::jobs::{self, Job, Kind};
 use super::shard::Shard;
-use super::{job_lock_path, record_path, state, try_lock, utc, State, JOBS_COPY};
+use super::{job_lock_path, lock_job, record_path, state, try_lock, utc, State, JOBS_COPY};
 use crate::progress::LOG_EVERY_ENV;
 
 /// Run the jobs of a job file; results go to --out, one file per job.
@@ -232,7 +232,7 @@ enum Outcome {
 
 /// Runs one job in a child process and writes its record.
 fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Result<Outcome> {
-    let Some(_job_lock) = try_lock(&job_lock_path(dir, &job.name))? else {
+    let Some(_job_lock) = lock_job(&job_lock_path(dir, &job.name))? else {
         bail!(
             "job {:?} in {} is being run by another zermelo batch",
             job.name,
