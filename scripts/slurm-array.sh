@@ -13,8 +13,8 @@
 #   1-8, not 1,3,5).
 # - Every task writes into the same results folder (on a shared filesystem): each job has
 #   its own files, and a lock per shard keeps a resubmitted task from racing a running one.
-# - Threads: SLURM_CPUS_PER_TASK (set with --cpus-per-task) for every job that does not set
-#   `threads` itself.
+# - Threads: SLURM_CPUS_PER_TASK (set with --cpus-per-task) for every job whose threads
+#   neither the job nor the job file's [defaults] sets.
 # - Time limit: --signal=B:TERM@120 makes Slurm send SIGTERM to this script two minutes
 #   before the limit. The script `exec`s zermelo, so zermelo receives it: the running job
 #   writes its checkpoint (Grundy tables) and zermelo exits with what is finished. Submit the

@@ -499,7 +499,6 @@ fn strip_run_keys(value: &mut Value) -> u64 {
 struct Display {
     bars: Option<(MultiProgress, ProgressBar, ProgressBar)>,
     total: usize,
-    total_cost: f64,
     state: Mutex<Progress>,
     log_every: Duration,
     start: Instant,
@@ -508,7 +507,9 @@ struct Display {
 
 struct Progress {
     ended: usize,
+    /// Estimated cost of the jobs run so far, and of those not ended yet.
     done_cost: f64,
+    left_cost: f64,
     last_log: Instant,
 }
 
@@ -533,10 +534,10 @@ impl Display {
         Display {
             bars,
             total: jobs.len(),
-            total_cost: jobs.iter().map(Job::cost).sum(),
             state: Mutex::new(Progress {
                 ended: 0,
                 done_cost: 0.0,
+                left_cost: jobs.iter().map(Job::cost).sum(),
                 last_log: Instant::now(),
             }),
             log_every,
@@ -563,22 +564,25 @@ impl Display {
         }
     }
 
-    /// The ETA from the estimated costs of the jobs ended so far.
+    /// The ETA: the time the jobs run so far took, scaled by the estimated costs of the jobs
+    /// left to theirs (jobs skipped as already done took no time and count for nothing).
     fn eta(&self, p: &Progress) -> String {
         if p.done_cost <= 0.0 || p.ended >= self.total {
             return String::new();
         }
-        let left = (self.total_cost - p.done_cost).max(0.0);
         format!(
             ", eta {:.0} s",
-            self.start.elapsed().as_secs_f64() * left / p.done_cost
+            self.start.elapsed().as_secs_f64() * p.left_cost.max(0.0) / p.done_cost
         )
     }
 
-    fn ended(&self, job: &Job) {
+    fn ended(&self, job: &Job, ran: bool) {
         let mut p = self.state.lock().expect("display lock");
         p.ended += 1;
-        p.done_cost += job.cost();
+        p.left_cost -= job.cost();
+        if ran {
+            p.done_cost += job.cost();
+        }
         if let Some((_, overall, _)) = &self.bars {
             overall.set_position(p.ended as u64);
             overall.set_message(self.eta(&p).trim_start_matches(", ").to_string());
@@ -587,7 +591,7 @@ impl Display {
 
     fn skip(&self, job: &Job) {
         self.say(&format!("{}: already done", job.name));
-        self.ended(job);
+        self.ended(job, false);
     }
 
     fn start(&self, job: &Job) {
@@ -603,7 +607,7 @@ impl Display {
 
     fn end(&self, job: &Job, what: &str) {
         self.say(&format!("{}: {what}", job.name));
-        self.ended(job);
+        self.ended(job, true);
     }
 
     fn tick(&self, job: &Job, elapsed: Duration, last: &str) {
