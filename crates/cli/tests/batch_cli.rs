@@ -461,6 +461,14 @@ threads = 1
 tt_mb = 8
 
 [[job]]
+name = "slow-hex"
+kind = "hex-openings"
+size = 6
+threads = 1
+tt_mb = 64
+time_limit = 1
+
+[[job]]
 name = "huge-table"
 kind = "hex-openings"
 size = 2
@@ -469,7 +477,7 @@ tt_mb = 1048576
     let jobs = write_jobs(tmp.path(), "jobs.toml", text);
     let dir = tmp.path().join("r");
     let err = error(&["batch", "run", &jobs, "--out", &s(&dir)]);
-    assert!(err.contains("4 failed"), "{err}");
+    assert!(err.contains("5 failed"), "{err}");
     let st = status(&dir);
     let by_name = |n: &str| {
         st["jobs"]
@@ -481,7 +489,7 @@ tt_mb = 1048576
             .clone()
     };
     assert_eq!(by_name("ok")["state"], "done");
-    for name in ["too-big", "bad-code", "slow", "huge-table"] {
+    for name in ["too-big", "bad-code", "slow", "slow-hex", "huge-table"] {
         assert_eq!(by_name(name)["state"], "failed", "{st}");
     }
     assert!(by_name("too-big")["detail"]
@@ -491,19 +499,24 @@ tt_mb = 1048576
     assert!(by_name("slow")["detail"]
         .as_str()
         .unwrap()
-        .starts_with("out of time (limit 1 s)"));
+        .starts_with("out of time (limit 1 s); checkpointed"));
+    // The Hex solver cannot be cancelled from inside: its process is stopped.
+    assert_eq!(
+        by_name("slow-hex")["detail"].as_str().unwrap(),
+        "out of time (limit 1 s)"
+    );
     // Refused before anything is allocated (unless this machine has a terabyte of memory).
     let huge = by_name("huge-table")["detail"]
         .as_str()
         .unwrap()
         .to_string();
     assert!(huge.contains("MiB of memory"), "{huge}");
-    assert_eq!(st["counts"]["failed"], 4);
+    assert_eq!(st["counts"]["failed"], 5);
     ok(&["batch", "report", &s(&dir)]);
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(report.contains("failed: out of time"), "{report}");
     let merge = error(&["batch", "merge", &s(&dir), "--out", &s(&dir)]);
-    assert!(merge.contains("4 of 5 jobs are not done"), "{merge}");
+    assert!(merge.contains("5 of 6 jobs are not done"), "{merge}");
 }
 
 #[test]
