@@ -332,7 +332,16 @@ fn killed_at_random_moments_then_resumed_gives_the_clean_results() {
         child.wait().unwrap();
         saw_checkpoint |= states(&dir).iter().any(|(_, st)| st == "checkpointed");
     }
+    // A write cut short by a kill leaves its temporary file, which the job's next run removes.
+    std::fs::write(dir.join(".officers.zgt.4242.tmp"), b"half a table").unwrap();
+    std::fs::remove_file(dir.join("officers.json")).ok();
     ok(&["batch", "run", &jobs, "--out", &s(&dir)]);
+    let leftovers: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp") && !n.starts_with(".jobs.toml."))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
     let resumed = merged(&dir);
     for (name, result) in reference.as_object().unwrap() {
         assert_eq!(&resumed[name], result, "job {name}");

@@ -239,6 +239,7 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
             dir.display()
         );
     };
+    remove_stale_temporaries(dir, job);
     let mut resume = false;
     if let Some(t) = job.table_file() {
         let path = dir.join(t);
@@ -403,6 +404,30 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
         let reason = record["reason"].as_str().unwrap_or_default().to_string();
         display.end(job, &format!("failed: {reason}"));
         Ok(Outcome::Failed(reason))
+    }
+}
+
+/// Removes the temporary files that a write of the job's record or table killed halfway left
+/// behind (a Grundy table's can be large). Holding the job's lock, no one else writes them.
+fn remove_stale_temporaries(dir: &Path, job: &Job) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let stems: Vec<String> = std::iter::once(format!("{}.json", job.name))
+        .chain(job.table_file())
+        .map(|file| format!(".{file}."))
+        .collect();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // The store names them .FILE.PID.tmp.
+        let stale = stems.iter().any(|stem| {
+            name.strip_prefix(stem.as_str())
+                .and_then(|rest| rest.strip_suffix(".tmp"))
+                .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        });
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
     }
 }
 
