@@ -3,6 +3,8 @@
 
 mod table;
 
+pub(crate) use table::read as read_table;
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -366,6 +368,20 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         };
     // The proof, when --stop-when-proven ends the run: the table is cut where it completed.
     let mut proof_len = None;
+    if args.stop_when_proven {
+        // Resumed values go through the watch as a straight run's would, so that a proof they
+        // already hold stops the run at the same n (a resumed finished table included).
+        let values = engine.values();
+        for len in 1..=values.len() {
+            if watch
+                .observe(&values[..len])
+                .is_some_and(|found| found.proven)
+            {
+                proof_len = Some(len);
+                break;
+            }
+        }
+    }
     while engine.values().len() <= max && proof_len.is_none() {
         let before = engine.values().len();
         let chunk = if use_sparse { 1 << 14 } else { 64 };
@@ -727,5 +743,35 @@ mod tests {
         let resumed = stored_values(&path);
         let straight = naive::values(&"0.6".parse().unwrap(), 3000).unwrap();
         assert_eq!(resumed, straight);
+    }
+
+    #[test]
+    fn resuming_a_proven_table_stops_where_the_straight_run_stopped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.zgt");
+        let run = |max: &str, stop: bool, out: Option<PathBuf>, resume: Option<PathBuf>| {
+            octal(OctalArgs {
+                code: "0.77".into(),
+                max: max.into(),
+                stop_when_proven: stop,
+                out,
+                resume,
+                checkpoint_secs: 300,
+                engine: EngineChoice::Auto,
+                json: true,
+                values: false,
+            })
+            .unwrap();
+        };
+        run("3000", true, Some(path.clone()), None);
+        let straight = stored_values(&path);
+        // Kayles' period is proven at G(167).
+        assert_eq!(straight.len(), 168);
+        run("3000", true, None, Some(path.clone()));
+        assert_eq!(stored_values(&path), straight);
+        // A table computed past the proof without stopping is cut back to it.
+        run("400", false, Some(path.clone()), None);
+        run("3000", true, None, Some(path.clone()));
+        assert_eq!(stored_values(&path), straight);
     }
 }

@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod batch;
 mod grundy;
 mod hex;
 mod memory;
@@ -27,9 +28,13 @@ enum Command {
     Grundy(grundy::Args),
     /// Analyse a sum of games: P or N, value, every winning move.
     Nim(nim::Args),
+    /// Overnight batches: run a job file, resume it, shard it over a cluster, report on it.
+    #[command(subcommand)]
+    Batch(batch::Command),
 }
 
 fn main() {
+    die_with_batch_runner();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
@@ -56,9 +61,27 @@ fn main() {
         Command::Hex(cmd) => hex::run(cmd),
         Command::Grundy(args) => grundy::run(args),
         Command::Nim(args) => nim::run(args),
+        Command::Batch(cmd) => batch::run(cmd),
     };
     if let Err(err) = result {
         eprintln!("zermelo: error: {err:#}");
+        std::process::exit(1);
+    }
+}
+
+/// A job started by `zermelo batch run` dies with its runner: a runner killed with SIGKILL
+/// cannot stop it, and an orphan would go on writing the checkpoint that the next runner
+/// resumes from.
+fn die_with_batch_runner() {
+    let Some(parent) = std::env::var(batch::PARENT_ENV)
+        .ok()
+        .and_then(|p| p.parse::<i32>().ok())
+    else {
+        return;
+    };
+    let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
+    // The runner may have died before the line above took effect.
+    if nix::unistd::getppid().as_raw() != parent {
         std::process::exit(1);
     }
 }

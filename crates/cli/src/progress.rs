@@ -8,6 +8,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 /// How often a log line is printed when stderr is not a terminal.
 pub const DEFAULT_LOG_EVERY: Duration = Duration::from_secs(10);
+/// The environment variable that overrides [`DEFAULT_LOG_EVERY`], in seconds.
+pub const LOG_EVERY_ENV: &str = "ZERMELO_LOG_EVERY";
 
 /// Reports progress of a job of `total` units to stderr.
 ///
@@ -32,8 +34,20 @@ struct LogState {
 impl Progress {
     /// A reporter for `total` units named `unit` (e.g. "openings", "values").
     /// `quiet` turns it off entirely (for `--json` output meant for scripts).
+    /// The interval between log lines is [`DEFAULT_LOG_EVERY`], or the seconds in the
+    /// environment variable `ZERMELO_LOG_EVERY`, which also asks for log lines when `quiet`
+    /// (`zermelo batch run` sets it for its jobs, whose `--json` output it reads).
     pub fn new(label: &str, total: u64, unit: &'static str, quiet: bool) -> Self {
-        Self::with_log_every(label, total, unit, quiet, DEFAULT_LOG_EVERY)
+        match std::env::var(LOG_EVERY_ENV)
+            .ok()
+            .and_then(|s| s.trim().parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s > 0.0)
+        {
+            Some(secs) => {
+                Self::with_log_every(label, total, unit, false, Duration::from_secs_f64(secs))
+            }
+            None => Self::with_log_every(label, total, unit, quiet, DEFAULT_LOG_EVERY),
+        }
     }
 
     /// Like [`Progress::new`] with a chosen interval between log lines.

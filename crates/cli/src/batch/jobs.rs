@@ -1,0 +1,417 @@
+//! Job files: a TOML list of named solves, parsed and checked before anything runs.
+//!
+//! ```toml
+//! [defaults]            # optional: threads, tt_mb, time_limit (s), checkpoint_secs
+//! threads = 2
+//!
+//! [[job]]
+//! name = "hex-4x4"
+//! kind = "hex-openings" # hex-openings, hex-solve, hex-parity, grundy-octal
+//! size = 4
+//! ```
+//!
+//! The structure (known kinds, the fields each kind takes, unique names usable as file names) is
+//! checked here, so a typing error stops the batch before it starts. The values themselves (a
+//! board size out of range, a malformed octal code) are checked by the command that runs the job,
+//! and a bad one fails that job only, with the command's reason.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// Seconds between Grundy checkpoints when the job file does not say.
+const DEFAULT_CHECKPOINT_SECS: u64 = 60;
+/// Transposition table of a Hex job when the job file does not say (MiB).
+const DEFAULT_TT_MB: usize = 512;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSpec {
+    #[serde(default)]
+    defaults: Defaults,
+    #[serde(default)]
+    job: Vec<RawJob>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Defaults {
+    threads: Option<usize>,
+    tt_mb: Option<usize>,
+    time_limit: Option<u64>,
+    checkpoint_secs: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawJob {
+    name: String,
+    kind: String,
+    size: Option<usize>,
+    moves: Option<String>,
+    misere: Option<bool>,
+    max_size: Option<usize>,
+    game: Option<String>,
+    max: Option<toml::Value>,
+    stop_when_proven: Option<bool>,
+    threads: Option<usize>,
+    tt_mb: Option<usize>,
+    time_limit: Option<u64>,
+    checkpoint_secs: Option<u64>,
+}
+
+/// What a job computes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// `zermelo hex openings`: every first move of an empty board.
+    HexOpenings {
+        /// Board size.
+        size: usize,
+        /// Misère play.
+        misere: bool,
+    },
+    /// `zermelo hex solve`: one position, every winning move.
+    HexSolve {
+        /// Board size.
+        size: usize,
+        /// Moves from the empty board.
+        moves: String,
+        /// Misère play.
+        misere: bool,
+    },
+    /// `zermelo hex parity`: misère Hex up to a size against the parity theorem.
+    HexParity {
+        /// The largest board.
+        max_size: usize,
+    },
+    /// `zermelo grundy octal`: the values of an octal game, checkpointed and resumable.
+    GrundyOctal {
+        /// The game code.
+        game: String,
+        /// G(0..=max), as a number or a power such as 2^20.
+        max: String,
+        /// Stop once the period is proven.
+        stop_when_proven: bool,
+    },
+}
+
+/// One job of a job file, with its defaults applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// Unique name; also the stem of its result files.
+    pub name: String,
+    /// What it computes.
+    pub kind: Kind,
+    /// Worker threads; 0 for one per core.
+    pub threads: usize,
+    /// Hex transposition table, MiB.
+    pub tt_mb: usize,
+    /// Wall-clock limit in seconds.
+    pub time_limit: Option<u64>,
+    /// Seconds between Grundy checkpoints.
+    pub checkpoint_secs: u64,
+}
+
+/// Reads and checks a job file.
+pub fn load(path: &Path) -> anyhow::Result<Vec<Job>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the job file {}", path.display()))?;
+    parse(&text).with_context(|| format!("{}", path.display()))
+}
+
+/// Parses and checks the text of a job file.
+pub fn parse(text: &str) -> anyhow::Result<Vec<Job>> {
+    let spec: FileSpec = toml::from_str(text).map_err(|e| {
+        // toml's messages span several lines (a snippet of the file); keep the gist on one.
+        let msg = e.message().lines().collect::<Vec<_>>().join("; ");
+        match e.span() {
+            Some(span) => {
+                let line = text[..span.start.min(text.len())].lines().count().max(1);
+                anyhow::anyhow!("line {line}: {msg}")
+            }
+            None => anyhow::anyhow!("{msg}"),
+        }
+    })?;
+    if spec.job.is_empty() {
+        bail!("no jobs: add [[job]] tables");
+    }
+    let mut seen = HashSet::new();
+    let mut jobs = Vec::new();
+    for raw in spec.job {
+        let job = check(raw, &spec.defaults)?;
+        if !seen.insert(job.name.clone()) {
+            bail!("two jobs are named {:?}; names must be unique", job.name);
+        }
+        jobs.push(job);
+    }
+    Ok(jobs)
+}
+
+fn check(raw: RawJob, defaults: &Defaults) -> anyhow::Result<Job> {
+    let name = raw.name.clone();
+    let valid = !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if !valid {
+        bail!(
+            "job name {name:?}: use letters, digits, '-', '_' and '.' (not first), as it names files"
+        );
+    }
+    if name == "batch" {
+        bail!("job name \"batch\" is reserved (batch.json holds the merged results)");
+    }
+    let who = format!("job {name:?}");
+    // Every field a kind does not use is refused, so that a misplaced one is not silently ignored.
+    let given: Vec<(&str, bool)> = vec![
+        ("size", raw.size.is_some()),
+        ("moves", raw.moves.is_some()),
+        ("misere", raw.misere.is_some()),
+        ("max_size", raw.max_size.is_some()),
+        ("game", raw.game.is_some()),
+        ("max", raw.max.is_some()),
+        ("stop_when_proven", raw.stop_when_proven.is_some()),
+        ("tt_mb", raw.tt_mb.is_some()),
+        ("checkpoint_secs", raw.checkpoint_secs.is_some()),
+    ];
+    let allowed: &[&str] = match raw.kind.as_str() {
+        "hex-openings" => &["size", "misere", "tt_mb"],
+        "hex-solve" => &["size", "moves", "misere", "tt_mb"],
+        "hex-parity" => &["max_size", "tt_mb"],
+        "grundy-octal" => &["game", "max", "stop_when_proven", "checkpoint_secs"],
+        other => bail!(
+            "{who}: unknown kind {other:?} (known: hex-openings, hex-solve, hex-parity, \
+             grundy-octal)"
+        ),
+    };
+    if let Some((field, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
+        bail!(
+            "{who}: field {field:?} does not apply to kind {:?}",
+            raw.kind
+        );
+    }
+    let need = |field: &str| anyhow::anyhow!("{who}: kind {:?} needs {field:?}", raw.kind);
+    let kind = match raw.kind.as_str() {
+        "hex-openings" => Kind::HexOpenings {
+            size: raw.size.ok_or_else(|| need("size"))?,
+            misere: raw.misere.unwrap_or(false),
+        },
+        "hex-solve" => Kind::HexSolve {
+            size: raw.size.ok_or_else(|| need("size"))?,
+            moves: raw.moves.unwrap_or_default(),
+            misere: raw.misere.unwrap_or(false),
+        },
+        "hex-parity" => Kind::HexParity {
+            max_size: raw.max_size.ok_or_else(|| need("max_size"))?,
+        },
+        _ => Kind::GrundyOctal {
+            game: raw.game.ok_or_else(|| need("game"))?,
+            max: match raw.max.ok_or_else(|| need("max"))? {
+                toml::Value::Integer(n) => n.to_string(),
+                toml::Value::String(s) => s,
+                _ => bail!("{who}: max must be a number or a string such as \"2^20\""),
+            },
+            stop_when_proven: raw.stop_when_proven.unwrap_or(false),
+        },
+    };
+    let time_limit = raw.time_limit.or(defaults.time_limit);
+    if time_limit == Some(0) {
+        bail!("{who}: time_limit must be at least 1 second");
+    }
+    Ok(Job {
+        name,
+        kind,
+        threads: raw.threads.or(defaults.threads).unwrap_or(0),
+        tt_mb: raw.tt_mb.or(defaults.tt_mb).unwrap_or(DEFAULT_TT_MB),
+        time_limit,
+        checkpoint_secs: raw
+            .checkpoint_secs
+            .or(defaults.checkpoint_secs)
+            .unwrap_or(DEFAULT_CHECKPOINT_SECS)
+            .max(1),
+    })
+}
+
+impl Job {
+    /// The kind's name as written in job files.
+    #[must_use]
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            Kind::HexOpenings { .. } => "hex-openings",
+            Kind::HexSolve { .. } => "hex-solve",
+            Kind::HexParity { .. } => "hex-parity",
+            Kind::GrundyOctal { .. } => "grundy-octal",
+        }
+    }
+
+    /// What the job computes, as stored with its result: two jobs with equal identities produce
+    /// equal results. Threads, table size and limits change how fast, not what, so they are
+    /// provenance rather than identity.
+    #[must_use]
+    pub fn identity(&self) -> Value {
+        let mut v = match &self.kind {
+            Kind::HexOpenings { size, misere } => json!({"size": size, "misere": misere}),
+            Kind::HexSolve {
+                size,
+                moves,
+                misere,
+            } => json!({"size": size, "moves": moves, "misere": misere}),
+            Kind::HexParity { max_size } => json!({ "max_size": max_size }),
+            Kind::GrundyOctal {
+                game,
+                max,
+                stop_when_proven,
+            } => json!({"game": game, "max": max, "stop_when_proven": stop_when_proven}),
+        };
+        v["name"] = json!(self.name);
+        v["kind"] = json!(self.kind_name());
+        v
+    }
+
+    /// The Grundy table file of the job, if it writes one.
+    #[must_use]
+    pub fn table_file(&self) -> Option<String> {
+        matches!(self.kind, Kind::GrundyOctal { .. }).then(|| format!("{}.zgt", self.name))
+    }
+
+    /// The arguments of the zermelo command that computes the job. `resume` says a checkpoint
+    /// of the Grundy table exists in `dir` and is to be continued.
+    #[must_use]
+    pub fn command(&self, dir: &Path, resume: bool) -> Vec<String> {
+        let hex = |mut args: Vec<String>| {
+            args.extend([
+                "--json".into(),
+                "--threads".into(),
+                self.threads.to_string(),
+                "--tt-mb".into(),
+                self.tt_mb.to_string(),
+            ]);
+            args
+        };
+        match &self.kind {
+            Kind::HexOpenings { size, misere } => {
+                let mut a = vec!["hex".into(), "openings".into(), "--size".into()];
+                a.push(size.to_string());
+                if *misere {
+                    a.push("--misere".into());
+                }
+                hex(a)
+            }
+            Kind::HexSolve {
+                size,
+                moves,
+                misere,
+            } => {
+                let mut a = vec!["hex".into(), "solve".into(), "--all".into()];
+                a.extend(["--size".into(), size.to_string()]);
+                a.extend(["--moves".into(), moves.clone()]);
+                if *misere {
+                    a.push("--misere".into());
+                }
+                hex(a)
+            }
+            Kind::HexParity { max_size } => hex(vec![
+                "hex".into(),
+                "parity".into(),
+                "--max-size".into(),
+                max_size.to_string(),
+            ]),
+            Kind::GrundyOctal {
+                game,
+                max,
+                stop_when_proven,
+            } => {
+                let table = dir.join(self.table_file().unwrap_or_default());
+                let mut a = vec!["grundy".into(), "octal".into(), game.clone()];
+                a.extend(["--max".into(), max.clone(), "--json".into()]);
+                a.extend(["--checkpoint-secs".into(), self.checkpoint_secs.to_string()]);
+                if *stop_when_proven {
+                    a.push("--stop-when-proven".into());
+                }
+                a.push(if resume { "--resume" } else { "--out" }.into());
+                a.push(table.display().to_string());
+                a
+            }
+        }
+    }
+
+    /// A rough cost in seconds on one core, machine-independent by construction: it only
+    /// orders and balances jobs (shards, ETA), it predicts nothing.
+    #[must_use]
+    pub fn cost(&self) -> f64 {
+        // Hex openings by size, from the committed runs: each size is one to three orders of
+        // magnitude above the previous one.
+        fn openings(n: usize) -> f64 {
+            const BY_SIZE: [f64; 7] = [0.0, 0.001, 0.001, 0.01, 0.1, 5.0, 2000.0];
+            BY_SIZE
+                .get(n)
+                .copied()
+                .unwrap_or(2000.0 * 1000f64.powi(n.saturating_sub(6) as i32))
+        }
+        match &self.kind {
+            Kind::HexOpenings { size, .. } => openings(*size),
+            Kind::HexSolve { size, moves, .. } => {
+                openings(*size) / (1 + moves.split_whitespace().count()) as f64
+            }
+            Kind::HexParity { max_size } => (1..=*max_size).map(openings).sum(),
+            Kind::GrundyOctal { max, .. } => parse_max(max).unwrap_or(1) as f64 * 1e-6 + 0.001,
+        }
+    }
+}
+
+/// `max` as a number: digits or a power `B^K`.
+fn parse_max(text: &str) -> Option<u64> {
+    match text.trim().split_once('^') {
+        Some((b, k)) => b
+            .trim()
+            .parse::<u64>()
+            .ok()?
+            .checked_pow(k.trim().parse().ok()?),
+        None => text.trim().parse().ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_batch_parses() {
+        let jobs = parse(include_str!("../../../../jobs/overnight.toml")).unwrap();
+        assert!(jobs
+            .iter()
+            .any(|j| j.kind == Kind::HexParity { max_size: 4 }));
+        assert_eq!(jobs.iter().filter(|j| j.table_file().is_some()).count(), 12);
+    }
+
+    #[test]
+    fn defaults_apply_and_fields_are_checked() {
+        let jobs = parse(
+            "[defaults]\nthreads = 3\n[[job]]\nname = \"a\"\nkind = \"hex-openings\"\nsize = 4\n\
+             [[job]]\nname = \"k\"\nkind = \"grundy-octal\"\ngame = \"0.77\"\nmax = \"2^10\"\n\
+             threads = 1\n",
+        )
+        .unwrap();
+        assert_eq!(jobs[0].threads, 3);
+        assert_eq!(jobs[1].threads, 1);
+        assert_eq!(jobs[1].identity()["max"], "2^10");
+        assert!(jobs[0].cost() > jobs[1].cost());
+        let bad = |text: &str| parse(text).unwrap_err().to_string();
+        assert!(bad("[[job]]\nname = \"a\"\nkind = \"chess\"\n").contains("unknown kind"));
+        assert!(bad("[[job]]\nname = \"a\"\nkind = \"hex-openings\"\n").contains("needs"));
+        assert!(
+            bad("[[job]]\nname = \"a\"\nkind = \"hex-openings\"\nsize = 3\ngame = \"0.7\"\n")
+                .contains("does not apply")
+        );
+        assert!(bad("[[job]]\nname = \"../x\"\nkind = \"hex-parity\"\n").contains("job name"));
+        assert!(
+            bad("[[job]]\nname = \"a\"\nkind = \"hex-parity\"\nmax_size = 2\nsize = [\n")
+                .starts_with("line ")
+        );
+        assert!(bad("").contains("no jobs"));
+    }
+}

@@ -1,0 +1,626 @@
+//! `zermelo batch`: job files, records, skip and resume after kills and corruption, locks,
+//! signals, time limits, shards and merge, driving the binary as users and schedulers do.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// Small jobs of every kind, with a Grundy job long enough to be checkpointed (every second)
+/// and killed in the middle.
+const JOBS: &str = r#"
+[defaults]
+threads = 1
+tt_mb = 16
+checkpoint_secs = 1
+
+[[job]]
+name = "hex-1x1"
+kind = "hex-openings"
+size = 1
+
+[[job]]
+name = "hex-3x3"
+kind = "hex-openings"
+size = 3
+
+[[job]]
+name = "hex-4x4"
+kind = "hex-openings"
+size = 4
+
+[[job]]
+name = "misere-3x3"
+kind = "hex-openings"
+size = 3
+misere = true
+
+[[job]]
+name = "parity"
+kind = "hex-parity"
+max_size = 3
+
+[[job]]
+name = "solve-b2"
+kind = "hex-solve"
+size = 3
+moves = "b2"
+
+[[job]]
+name = "kayles"
+kind = "grundy-octal"
+game = "0.77"
+max = 3000
+stop_when_proven = true
+
+[[job]]
+name = "dawson"
+kind = "grundy-octal"
+game = "0.07"
+max = "2^12"
+
+[[job]]
+name = "officers"
+kind = "grundy-octal"
+game = "0.6"
+max = "2^17"
+"#;
+
+/// A quicker list for the runs that happen several times at once.
+const SMALL: &str = r#"
+[defaults]
+threads = 1
+tt_mb = 8
+
+[[job]]
+name = "hex-2x2"
+kind = "hex-openings"
+size = 2
+
+[[job]]
+name = "hex-3x3"
+kind = "hex-openings"
+size = 3
+
+[[job]]
+name = "misere-parity"
+kind = "hex-parity"
+max_size = 2
+
+[[job]]
+name = "kayles"
+kind = "grundy-octal"
+game = "0.77"
+max = 2000
+stop_when_proven = true
+
+[[job]]
+name = "dawson"
+kind = "grundy-octal"
+game = "0.07"
+max = 1000
+
+[[job]]
+name = "officers"
+kind = "grundy-octal"
+game = "0.6"
+max = 5000
+"#;
+
+/// A job that runs for many seconds, to be stopped.
+const LONG: &str = r#"
+[[job]]
+name = "officers"
+kind = "grundy-octal"
+game = "0.6"
+max = "2^22"
+checkpoint_secs = 1
+"#;
+
+fn command(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_zermelo"));
+    c.args(args);
+    for var in [
+        "SLURM_ARRAY_TASK_ID",
+        "SLURM_ARRAY_TASK_COUNT",
+        "SLURM_ARRAY_TASK_MIN",
+    ] {
+        c.env_remove(var);
+    }
+    c
+}
+
+fn zermelo(args: &[&str]) -> Output {
+    command(args).output().expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = zermelo(args);
+    assert!(
+        out.status.success(),
+        "zermelo {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs a command that must fail and returns its error line (one line, no panic).
+fn error(args: &[&str]) -> String {
+    let out = zermelo(args);
+    assert!(!out.status.success(), "zermelo {args:?} should fail");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let last = stderr.trim().lines().last().unwrap_or_default().to_string();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(last.starts_with("zermelo: "), "{stderr}");
+    last
+}
+
+fn write_jobs(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+fn status(dir: &Path) -> Value {
+    serde_json::from_str(&ok(&["batch", "status", &s(dir), "--json"])).unwrap()
+}
+
+fn states(dir: &Path) -> Vec<(String, String)> {
+    status(dir)["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            (
+                j["name"].as_str().unwrap().to_string(),
+                j["state"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The merged results of a finished folder (batch.json's `results`: no provenance).
+fn merged(dir: &Path) -> Value {
+    ok(&["batch", "merge", &s(dir), "--out", &s(dir)]);
+    let text = std::fs::read_to_string(dir.join("batch.json")).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    v["results"].clone()
+}
+
+/// The values of every Grundy table of a folder.
+fn tables(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for name in ["kayles", "dawson", "officers"] {
+        let path = dir.join(format!("{name}.zgt"));
+        if path.exists() {
+            let csv = ok(&["grundy", "show", &s(&path), "--csv"]);
+            out.push((name.to_string(), csv));
+        }
+    }
+    out
+}
+
+fn clean_run(tmp: &Path, jobs: &str) -> PathBuf {
+    let dir = tmp.join("clean");
+    ok(&["batch", "run", jobs, "--out", &s(&dir)]);
+    dir
+}
+
+#[test]
+fn run_records_results_with_provenance_and_skips_them_next_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jobs = write_jobs(tmp.path(), "jobs.toml", SMALL);
+    let dir = clean_run(tmp.path(), &jobs);
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("hex-3x3.json")).unwrap()).unwrap();
+    assert_eq!(record["status"], "done");
+    assert_eq!(record["job"]["size"], 3);
+    assert_eq!(
+        record["result"]["winning_openings"]
+            .as_array()
+            .unwrap()
+            .len(),
+        5
+    );
+    assert!(record["result"]["openings"][0].get("nodes").is_none());
+    let p = &record["provenance"];
+    for key in [
+        "zermelo_version",
+        "started",
+        "finished",
+        "wall_seconds",
+        "cpu_seconds",
+        "threads",
+        "nodes_per_second",
+    ] {
+        assert!(!p[key].is_null(), "provenance lacks {key}: {p}");
+    }
+    assert!(record["checksum"].as_str().unwrap().starts_with("crc32:"));
+    let kayles: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("kayles.json")).unwrap()).unwrap();
+    assert_eq!(kayles["result"]["period"], 12);
+    assert_eq!(kayles["result"]["preperiod"], 71);
+    assert!(kayles["provenance"]["values_per_second"].is_number());
+
+    let before = std::fs::read(dir.join("hex-3x3.json")).unwrap();
+    let out = zermelo(&["batch", "run", &jobs, "--out", &s(&dir)]);
+    assert!(out.status.success());
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(log.matches("already done").count(), 6, "{log}");
+    assert_eq!(std::fs::read(dir.join("hex-3x3.json")).unwrap(), before);
+    assert!(states(&dir).iter().all(|(_, st)| st == "done"));
+
+    ok(&["batch", "report", &s(&dir)]);
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("| kayles | grundy-octal |"), "{report}");
+    assert!(report.contains("period 12 from 71, proven"), "{report}");
+    assert!(report.contains("6 of 6 jobs done"), "{report}");
+}
+
+#[test]
+fn corrupted_results_are_detected_and_redone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jobs = write_jobs(tmp.path(), "jobs.toml", SMALL);
+    let dir = clean_run(tmp.path(), &jobs);
+    let reference = merged(&dir);
+    let reference_tables = tables(&dir);
+
+    // A flipped byte in a record, a truncated table, a truncated record.
+    let path = dir.join("hex-3x3.json");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let i = bytes
+        .iter()
+        .position(|&b| b == b'+')
+        .unwrap_or(bytes.len() / 2);
+    let at = bytes[i..].iter().position(u8::is_ascii_digit).unwrap() + i;
+    bytes[at] = if bytes[at] == b'1' { b'2' } else { b'1' };
+    std::fs::write(&path, &bytes).unwrap();
+    let table = dir.join("dawson.zgt");
+    let t = std::fs::read(&table).unwrap();
+    std::fs::write(&table, &t[..t.len() - 3]).unwrap();
+    let record = dir.join("misere-parity.json");
+    let r = std::fs::read(&record).unwrap();
+    std::fs::write(&record, &r[..r.len() / 2]).unwrap();
+    // A kill between a Grundy job's finished table and its record: the table is resumed and
+    // must stop exactly where the proof completed, as the first run did.
+    std::fs::remove_file(dir.join("kayles.json")).unwrap();
+
+    let st = states(&dir);
+    assert!(
+        st.contains(&("kayles".into(), "checkpointed".into())),
+        "{st:?}"
+    );
+    for name in ["hex-3x3", "dawson", "misere-parity"] {
+        assert!(st.contains(&(name.into(), "corrupt".into())), "{st:?}");
+    }
+    let out = zermelo(&["batch", "run", &jobs, "--out", &s(&dir)]);
+    assert!(out.status.success());
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(log.matches("redoing the job").count(), 3, "{log}");
+    assert_eq!(merged(&dir), reference);
+    assert_eq!(tables(&dir), reference_tables);
+}
+
+#[test]
+fn killed_at_random_moments_then_resumed_gives_the_clean_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jobs = write_jobs(tmp.path(), "jobs.toml", JOBS);
+    let reference_dir = clean_run(tmp.path(), &jobs);
+    let reference = merged(&reference_dir);
+    let reference_tables = tables(&reference_dir);
+    assert_eq!(reference.as_object().unwrap().len(), 9);
+
+    let dir = tmp.path().join("killed");
+    // A fixed pseudo-random sequence of delays, so a failure can be reproduced.
+    let mut seed: u64 = 0x5eed;
+    let mut saw_checkpoint = false;
+    for _ in 0..6 {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let delay = 50 + (seed >> 33) % 1500;
+        let mut child = command(&["batch", "run", &jobs, "--out", &s(&dir)])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        child.kill().unwrap(); // SIGKILL: no handler runs, no cleanup.
+        child.wait().unwrap();
+        saw_checkpoint |= states(&dir).iter().any(|(_, st)| st == "checkpointed");
+    }
+    // A write cut short by a kill leaves its temporary file, which the job's next run removes.
+    std::fs::write(dir.join(".officers.zgt.4242.tmp"), b"half a table").unwrap();
+    std::fs::remove_file(dir.join("officers.json")).ok();
+    ok(&["batch", "run", &jobs, "--out", &s(&dir)]);
+    let leftovers: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp") && !n.starts_with(".jobs.toml."))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let resumed = merged(&dir);
+    for (name, result) in reference.as_object().unwrap() {
+        assert_eq!(&resumed[name], result, "job {name}");
+    }
+    assert_eq!(resumed, reference);
+    assert_eq!(tables(&dir), reference_tables);
+    // Which moments the kills hit depends on the machine's speed, so this is only reported.
+    eprintln!("a kill left a checkpoint to resume: {saw_checkpoint}");
+}
+
+fn wait_for(path: &Path) {
+    for _ in 0..600 {
+        if path.exists() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("{} never appeared", path.display());
+}
+
+fn spawn_long(tmp: &Path) -> (String, PathBuf, Child) {
+    let jobs = write_jobs(tmp, "long.toml", LONG);
+    let dir = tmp.join("long");
+    let child = command(&["batch", "run", &jobs, "--out", &s(&dir), "--log-every", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    (jobs, dir, child)
+}
+
+fn signal(child: &Child, sig: &str) {
+    let ok = Command::new("kill")
+        .args(["-s", sig, &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+}
+
+#[test]
+fn sigterm_checkpoints_and_a_second_runner_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (jobs, dir, child) = spawn_long(tmp.path());
+    // The first checkpoint is written a second into the job.
+    wait_for(&dir.join("officers.zgt"));
+    let second = error(&["batch", "run", &jobs, "--out", &s(&dir)]);
+    assert!(
+        second.contains("in use by another zermelo batch run"),
+        "{second}"
+    );
+    assert!(states(&dir).contains(&("officers".into(), "running".into())));
+
+    // Long enough for a log line or two, whatever the machine's speed.
+    std::thread::sleep(Duration::from_millis(2500));
+    signal(&child, "TERM");
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Not on a terminal: plain progress lines with the batch's and the job's facts.
+    assert!(
+        stderr.contains("batch: 0/1 jobs ended; officers running"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("values"), "{stderr}");
+    let last = stderr.trim().lines().last().unwrap();
+    assert!(
+        last.contains("interrupted: job officers checkpointed"),
+        "{stderr}"
+    );
+    assert!(last.contains("run the same command again"), "{stderr}");
+    assert_eq!(
+        states(&dir),
+        vec![("officers".into(), "checkpointed".into())]
+    );
+    let table = dir.join("officers.zgt");
+    let show: Value = serde_json::from_str(&ok(&["grundy", "show", &s(&table), "--json"])).unwrap();
+    assert_eq!(show["complete"], false);
+    assert!(show["computed"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_second_ctrl_c_stops_at_once_without_corrupting_anything() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, dir, child) = spawn_long(tmp.path());
+    wait_for(&dir.join("officers.zgt"));
+    signal(&child, "INT");
+    signal(&child, "INT");
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let st = states(&dir);
+    assert!(
+        st == vec![("officers".into(), "checkpointed".into())],
+        "{st:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn failed_jobs_are_recorded_with_their_reason_and_the_others_go_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = r#"
+[[job]]
+name = "too-big"
+kind = "hex-openings"
+size = 12
+
+[[job]]
+name = "bad-code"
+kind = "grundy-octal"
+game = "0.9x"
+max = 100
+
+[[job]]
+name = "slow"
+kind = "grundy-octal"
+game = "0.6"
+max = "2^22"
+time_limit = 1
+
+[[job]]
+name = "ok"
+kind = "hex-openings"
+size = 2
+threads = 1
+tt_mb = 8
+
+[[job]]
+name = "slow-hex"
+kind = "hex-openings"
+size = 6
+threads = 1
+tt_mb = 64
+time_limit = 1
+
+[[job]]
+name = "huge-table"
+kind = "hex-openings"
+size = 2
+tt_mb = 1048576
+"#;
+    let jobs = write_jobs(tmp.path(), "jobs.toml", text);
+    let dir = tmp.path().join("r");
+    let err = error(&["batch", "run", &jobs, "--out", &s(&dir)]);
+    assert!(err.contains("5 failed"), "{err}");
+    let st = status(&dir);
+    let by_name = |n: &str| {
+        st["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["name"] == n)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(by_name("ok")["state"], "done");
+    for name in ["too-big", "bad-code", "slow", "slow-hex", "huge-table"] {
+        assert_eq!(by_name(name)["state"], "failed", "{st}");
+    }
+    assert!(by_name("too-big")["detail"]
+        .as_str()
+        .unwrap()
+        .contains("out of range"));
+    assert!(by_name("slow")["detail"]
+        .as_str()
+        .unwrap()
+        .starts_with("out of time (limit 1 s); checkpointed"));
+    // The Hex solver cannot be cancelled from inside: its process is stopped.
+    assert_eq!(
+        by_name("slow-hex")["detail"].as_str().unwrap(),
+        "out of time (limit 1 s)"
+    );
+    // Refused before anything is allocated (unless this machine has a terabyte of memory).
+    let huge = by_name("huge-table")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(huge.contains("MiB of memory"), "{huge}");
+    assert_eq!(st["counts"]["failed"], 5);
+    ok(&["batch", "report", &s(&dir)]);
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("failed: out of time"), "{report}");
+    let merge = error(&["batch", "merge", &s(&dir), "--out", &s(&dir)]);
+    assert!(merge.contains("5 of 6 jobs are not done"), "{merge}");
+}
+
+#[test]
+fn shards_in_separate_processes_merge_to_the_single_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jobs = write_jobs(tmp.path(), "jobs.toml", SMALL);
+    let reference = merged(&clean_run(tmp.path(), &jobs));
+
+    // Three shards at once into one folder, the last one told its shard by Slurm's variables.
+    let shared = tmp.path().join("shared");
+    let mut children = Vec::new();
+    for i in 0..3 {
+        let mut c = command(&["batch", "run", &jobs, "--out", &s(&shared)]);
+        if i < 2 {
+            c.args(["--shard", &format!("{i}/3")]);
+        } else {
+            c.env("SLURM_ARRAY_TASK_MIN", "1")
+                .env("SLURM_ARRAY_TASK_ID", "3")
+                .env("SLURM_ARRAY_TASK_COUNT", "3");
+        }
+        let c = c.stdout(Stdio::null()).stderr(Stdio::piped());
+        children.push(c.spawn().unwrap());
+    }
+    for c in children {
+        let out = c.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(merged(&shared), reference);
+
+    // Two shards in folders of their own (two machines), merged into a third.
+    let (a, b, m) = (
+        tmp.path().join("a"),
+        tmp.path().join("b"),
+        tmp.path().join("m"),
+    );
+    ok(&["batch", "run", &jobs, "--out", &s(&a), "--shard", "0/2"]);
+    let partial = error(&["batch", "merge", &s(&a), "--out", &s(&m)]);
+    assert!(partial.contains("jobs are not done"), "{partial}");
+    ok(&["batch", "run", &jobs, "--out", &s(&b), "--shard", "1/2"]);
+    ok(&["batch", "merge", &s(&a), &s(&b), "--out", &s(&m)]);
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(m.join("batch.json")).unwrap()).unwrap();
+    assert_eq!(v["results"], reference);
+    assert!(states(&m).iter().all(|(_, st)| st == "done"));
+}
+
+#[test]
+fn bad_input_gets_one_clear_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = s(&tmp.path().join("r"));
+    let cases = [
+        ("[[job]\nname = 1", "line 1"),
+        (
+            "[[job]]\nname = \"a\"\nkind = \"chess\"\n",
+            "unknown kind \"chess\"",
+        ),
+        (
+            "[[job]]\nname = \"a\"\nkind = \"hex-parity\"\nmax_size = 2\n\
+             [[job]]\nname = \"a\"\nkind = \"hex-parity\"\nmax_size = 3\n",
+            "two jobs are named \"a\"",
+        ),
+        (
+            "[[job]]\nname = \"a\"\nkind = \"hex-parity\"\nmax_size = 2\ncolour = 1\n",
+            "unknown field `colour`",
+        ),
+    ];
+    for (i, (text, expected)) in cases.iter().enumerate() {
+        let jobs = write_jobs(tmp.path(), &format!("bad{i}.toml"), text);
+        let out = zermelo(&["batch", "run", &jobs, "--out", &dir]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+    let jobs = write_jobs(
+        tmp.path(),
+        "good.toml",
+        "[[job]]\nname = \"a\"\nkind = \"hex-openings\"\nsize = 2\nthreads = 1\ntt_mb = 8\n",
+    );
+    for shard in ["3/3", "x", "1/0"] {
+        let err = error(&["batch", "run", &jobs, "--out", &dir, "--shard", shard]);
+        assert!(err.contains("--shard"), "{err}");
+    }
+    ok(&["batch", "run", &jobs, "--out", &dir]);
+    let changed = write_jobs(
+        tmp.path(),
+        "changed.toml",
+        "[[job]]\nname = \"a\"\nkind = \"hex-openings\"\nsize = 3\n",
+    );
+    let err = error(&["batch", "run", &changed, "--out", &dir]);
+    assert!(err.contains("another definition of job \"a\""), "{err}");
+    let err = error(&["batch", "status", &s(tmp.path())]);
+    assert!(err.contains("not a batch results folder"), "{err}");
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# zermelo batch on a Slurm cluster: one job-array task per shard of a job file.
+#
+#   sbatch --array=0-7 scripts/slurm-array.sh jobs/overnight.toml results/overnight
+#   # when every task has ended:
+#   zermelo batch status results/overnight
+#   zermelo batch merge results/overnight --out results/overnight
+#   zermelo batch report results/overnight
+#
+# - The array size is the number of shards: `zermelo batch run` reads SLURM_ARRAY_TASK_ID,
+#   SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT and runs only its shard (a deterministic,
+#   cost-balanced split of the jobs, the same on every node). Use a contiguous array (0-7 or
+#   1-8, not 1,3,5).
+# - Every task writes into the same results folder (on a shared filesystem): each job has
+#   its own files, and a lock per shard keeps a resubmitted task from racing a running one.
+# - Threads: SLURM_CPUS_PER_TASK (set with --cpus-per-task) for every job whose threads
+#   neither the job nor the job file's [defaults] sets.
+# - Time limit: --signal=B:TERM@120 makes Slurm send SIGTERM to this script two minutes
+#   before the limit. The script `exec`s zermelo, so zermelo receives it: the running job
+#   writes its checkpoint (Grundy tables) and zermelo exits with what is finished. Submit the
+#   same command again and every task skips finished jobs and resumes checkpointed ones.
+# - ZERMELO: the zermelo executable (default: zermelo on PATH, else target/release/zermelo).
+#
+#SBATCH --job-name=zermelo-batch
+#SBATCH --cpus-per-task=4
+#SBATCH --mem=8G
+#SBATCH --time=12:00:00
+#SBATCH --signal=B:TERM@120
+#SBATCH --output=zermelo-batch-%A_%a.log
+set -euo pipefail
+
+if [[ $# -ne 2 ]]; then
+    echo "usage: sbatch --array=0-N scripts/slurm-array.sh JOBS.toml RESULTS_DIR" >&2
+    exit 2
+fi
+jobs=$1
+out=$2
+zermelo=${ZERMELO:-$(command -v zermelo || echo target/release/zermelo)}
+
+# A cluster log: a progress line every minute.
+exec "$zermelo" batch run "$jobs" --out "$out" \
+    --threads "${SLURM_CPUS_PER_TASK:-1}" --log-every 60
