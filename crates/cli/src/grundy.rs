@@ -758,6 +758,7 @@ mod tests {
                 resume,
                 checkpoint_secs: 300,
                 engine: EngineChoice::Auto,
+                threads: 1,
                 json: true,
                 values: false,
             })
