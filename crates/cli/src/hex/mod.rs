@@ -40,9 +40,10 @@ pub struct SearchOptions {
     /// Worker threads (default: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 512)]
-    pub tt_mb: usize,
+    /// Transposition table size in MiB (default: by board size, 16 up to 4x4, 64 for 5x5, 512
+    /// for 6x6, 2048 beyond; a table much larger than the search needs only costs cache misses).
+    #[arg(long)]
+    pub tt_mb: Option<usize>,
 }
 
 impl SearchOptions {
@@ -55,19 +56,31 @@ impl SearchOptions {
         }
     }
 
-    /// A solver with these options, after checking the table fits in memory.
-    pub fn solver(&self) -> anyhow::Result<Solver> {
-        if self.tt_mb <= MAX_TT_MB {
+    /// A solver with these options for boards up to `size`, after checking the table fits in
+    /// memory.
+    pub fn solver(&self, size: usize) -> anyhow::Result<Solver> {
+        let tt_mb = self.tt_mb.unwrap_or(default_tt_mb(size));
+        if tt_mb <= MAX_TT_MB {
             crate::memory::ensure_fits(
-                (self.tt_mb as u64) << 20,
-                &format!("a {} MiB transposition table", self.tt_mb),
+                (tt_mb as u64) << 20,
+                &format!("a {tt_mb} MiB transposition table"),
             )?;
         }
         Ok(Solver::new(SolverConfig {
             rules: self.rules(),
             threads: self.threads,
-            tt_mb: self.tt_mb,
+            tt_mb,
         })?)
+    }
+}
+
+/// The default transposition table for boards up to `size`, in MiB.
+fn default_tt_mb(size: usize) -> usize {
+    match size {
+        0..=4 => 16,
+        5 => 64,
+        6 => 512,
+        _ => 2048,
     }
 }
 

@@ -77,7 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     }
-    let solver = args.search.solver()?;
+    let solver = args.search.solver(args.size.1)?;
     for n in args.size.0..=args.size.1 {
         let start = Instant::now();
         let progress = Progress::new(

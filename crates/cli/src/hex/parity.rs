@@ -28,9 +28,9 @@ pub struct Args {
     /// Worker threads (default: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 512)]
-    tt_mb: usize,
+    /// Transposition table size in MiB (default: by board size, as for `hex solve`).
+    #[arg(long)]
+    tt_mb: Option<usize>,
 }
 
 /// Runs `hex parity`.
@@ -47,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads: args.threads,
         tt_mb: args.tt_mb,
     }
-    .solver()?;
+    .solver(args.max_size)?;
     let mut sizes = Vec::new();
     for n in 1..=args.max_size {
         let start = Instant::now();

@@ -66,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "perfect-play lengths are computed up to {MAX_LENGTH_SIZE}x{MAX_LENGTH_SIZE}"
         );
     }
-    let solver = args.search.solver()?;
+    let solver = args.search.solver(position.size())?;
     let solution = solver.solve(&position, args.all)?;
     let plies = if args.plies {
         Some(solver.perfect_play_length(&position)?)
