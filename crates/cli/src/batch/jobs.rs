@@ -25,7 +25,6 @@ use serde_json::{json, Value};
 /// Seconds between Grundy checkpoints when the job file does not say.
 const DEFAULT_CHECKPOINT_SECS: u64 = 60;
 /// Transposition table of a Hex job when the job file does not say (MiB).
-const DEFAULT_TT_MB: usize = 512;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -107,8 +106,8 @@ pub struct Job {
     pub kind: Kind,
     /// Worker threads; 0 for one per core.
     pub threads: usize,
-    /// Hex transposition table, MiB.
-    pub tt_mb: usize,
+    /// Hex transposition table, MiB; `None` lets the command choose by board size.
+    pub tt_mb: Option<usize>,
     /// Wall-clock limit in seconds.
     pub time_limit: Option<u64>,
     /// Seconds between Grundy checkpoints.
@@ -226,7 +225,7 @@ fn check(raw: RawJob, defaults: &Defaults) -> anyhow::Result<Job> {
         name,
         kind,
         threads: raw.threads.or(defaults.threads).unwrap_or(0),
-        tt_mb: raw.tt_mb.or(defaults.tt_mb).unwrap_or(DEFAULT_TT_MB),
+        tt_mb: raw.tt_mb.or(defaults.tt_mb),
         time_limit,
         checkpoint_secs: raw
             .checkpoint_secs
@@ -287,9 +286,11 @@ impl Job {
                 "--json".into(),
                 "--threads".into(),
                 self.threads.to_string(),
-                "--tt-mb".into(),
-                self.tt_mb.to_string(),
             ]);
+            // Without a size, the command picks one for the board.
+            if let Some(mb) = self.tt_mb {
+                args.extend(["--tt-mb".into(), mb.to_string()]);
+            }
             args
         };
         match &self.kind {
