@@ -14,7 +14,7 @@ printf '%-6s %-8s %-10s %s\n' size threads wall_s winning_openings
 for n in "${sizes[@]}"; do
   for t in 1 2; do
     start=$(date +%s.%N)
-    wins=$("$bin" hex openings --size "$n" --threads "$t" --no-plies --json --tt-mb 1024 |
+    wins=$("$bin" hex openings --size "$n" --threads "$t" --no-plies --json |
       python3 -c 'import json,sys; print(len(json.load(sys.stdin)["winning_openings"]))')
     end=$(date +%s.%N)
     printf '%-6s %-8s %-10.2f %s\n' "${n}x$n" "$t" "$(echo "$end - $start" | bc)" "$wins"

@@ -95,9 +95,9 @@ fn openings(c: &mut Criterion) {
 fn hard_6x6(c: &mut Criterion) {
     let mut group = c.benchmark_group("hex/6x6");
     group.sample_size(10);
-    // b5: a losing opening whose proof must refute every Black continuation.
-    let p = Position::from_moves(6, "b5").unwrap();
-    group.bench_function("opening b5", |b| {
+    // a1: the acute corner, a losing opening whose proof must refute every Black continuation.
+    let p = Position::from_moves(6, "a1").unwrap();
+    group.bench_function("opening a1", |b| {
         b.iter(|| solver(2).solve(black_box(&p), false).unwrap())
     });
     group.finish();
