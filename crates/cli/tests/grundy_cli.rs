@@ -2,26 +2,12 @@
 //! files (write, show, resume, corruption) and the one-line errors.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
-fn zermelo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zermelo"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = zermelo(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
-}
+mod common;
+use common::{json, zermelo};
 
 /// Asserts a failure with exactly one line on stderr, starting with the program's prefix.
 fn fails(args: &[&str]) -> String {

@@ -1,25 +1,9 @@
 //! The `zermelo hex` command line: the JSON contract, the files written, and one-line errors.
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn zermelo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zermelo"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = zermelo(args);
-    assert!(
-        out.status.success(),
-        "zermelo {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
+mod common;
+use common::{json, zermelo};
 
 /// Runs a command that must fail and returns its single error line.
 fn error(args: &[&str]) -> String {
