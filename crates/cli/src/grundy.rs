@@ -181,26 +181,18 @@ fn parse_size(text: &str, option: &str) -> anyhow::Result<u64> {
     }
 }
 
-/// The memory this machine has available now, when the system says.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// Refuses a job whose tables would not fit in memory, before anything is allocated.
-fn check_memory(what: &str, bytes: u128) -> anyhow::Result<()> {
-    if let Some(available) = available_memory() {
-        if bytes > u128::from(available) {
-            bail!(
-                "{what} needs about {} MiB of memory but only {} MiB is available; ask for less",
-                bytes >> 20,
-                available >> 20
-            );
-        }
+/// The largest heap of a table asked for with `--max`, checked against the largest table
+/// zermelo computes and the memory available, before anything is allocated.
+fn table_max(text: &str) -> anyhow::Result<usize> {
+    let max = parse_size(text, "--max")?;
+    if max > OCTAL_MAX {
+        bail!("--max {max} is beyond the largest table zermelo computes ({OCTAL_MAX})");
     }
-    Ok(())
+    crate::memory::ensure_fits(
+        &format!("a table of {} values", max + 1),
+        u128::from(max + 1) * OCTAL_BYTES_PER_VALUE,
+    )?;
+    Ok(max as usize)
 }
 
 /// Bytes per value of an octal run: the values (2), the period search (4 for its prefix
@@ -292,15 +284,7 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
 }
 
 fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
-    let max = parse_size(&args.max, "--max")?;
-    if max > OCTAL_MAX {
-        bail!("--max {max} is beyond the largest table zermelo computes ({OCTAL_MAX})");
-    }
-    check_memory(
-        &format!("a table of {} values", max + 1),
-        u128::from(max + 1) * OCTAL_BYTES_PER_VALUE,
-    )?;
-    let max = max as usize;
+    let max = table_max(&args.max)?;
     let mut resumed_from = None;
     let start_values = match &args.resume {
         Some(path) => {
@@ -501,15 +485,7 @@ fn print_values(values: &[u16], first: usize) {
 
 fn subtraction(args: SubtractionArgs) -> anyhow::Result<()> {
     let game = SubtractionGame::parse(&args.set, args.all_but)?;
-    let max = parse_size(&args.max, "--max")?;
-    if max > OCTAL_MAX {
-        bail!("--max {max} is beyond the largest table zermelo computes ({OCTAL_MAX})");
-    }
-    check_memory(
-        &format!("a table of {} values", max + 1),
-        u128::from(max + 1) * OCTAL_BYTES_PER_VALUE,
-    )?;
-    let max = max as usize;
+    let max = table_max(&args.max)?;
     let started = Instant::now();
     let values = if args.misere {
         game.misere_values(max)?
@@ -576,7 +552,7 @@ fn piece(args: PieceArgs) -> anyhow::Result<()> {
             zermelo_grundy::piece::MAX_SIZE
         );
     }
-    check_memory(
+    crate::memory::ensure_fits(
         &format!("a {size} x {size} board"),
         u128::from(size) * u128::from(size) * 2,
     )?;

@@ -62,8 +62,8 @@ impl SearchOptions {
         let tt_mb = self.tt_mb.unwrap_or(default_tt_mb(size));
         if tt_mb <= MAX_TT_MB {
             crate::memory::ensure_fits(
-                (tt_mb as u64) << 20,
                 &format!("a {tt_mb} MiB transposition table"),
+                (tt_mb as u128) << 20,
             )?;
         }
         Ok(Solver::new(SolverConfig {
