@@ -308,6 +308,23 @@ mod tests {
         }
     }
 
+    /// Position number x (of 64) and the result stored for it: a function of the position, so
+    /// any entry read back can be checked.
+    fn sample(x: u64) -> (Bitboard, Bitboard, TtData) {
+        let b = Bitboard(u128::from(x) | u128::from(x) << 80);
+        let w = Bitboard(u128::from(x ^ 0x2a) << 3);
+        let data = if x % 3 == 0 {
+            TtData::Open {
+                pn: x as u32 * 1000,
+                dn: MAX_PN,
+                work: 1,
+            }
+        } else {
+            solved(x % 2 == 0, x as u8, (x % 7) as u8)
+        };
+        (b, w, data)
+    }
+
     #[test]
     fn concurrent_writers_and_readers_never_see_torn_entries() {
         let tt = TranspositionTable {
@@ -320,33 +337,10 @@ mod tests {
                 let tt = &tt;
                 s.spawn(move || {
                     for i in 0..200_000u64 {
-                        let x = (i * 7 + t) % 64;
-                        let b = Bitboard(u128::from(x) | u128::from(x) << 80);
-                        let w = Bitboard(u128::from(x ^ 0x2a) << 3);
-                        let expected = x % 2 == 0;
-                        let data = if x % 3 == 0 {
-                            TtData::Open {
-                                pn: x as u32 * 1000,
-                                dn: MAX_PN,
-                                work: 1,
-                            }
-                        } else {
-                            solved(expected, x as u8, (x % 7) as u8)
-                        };
+                        let (b, w, data) = sample((i * 7 + t) % 64);
                         tt.store(b, w, data);
-                        let y = (i * 13 + 5 * t) % 64;
-                        let b = Bitboard(u128::from(y) | u128::from(y) << 80);
-                        let w = Bitboard(u128::from(y ^ 0x2a) << 3);
+                        let (b, w, want) = sample((i * 13 + 5 * t) % 64);
                         if let Some(d) = tt.probe(b, w) {
-                            let want = if y % 3 == 0 {
-                                TtData::Open {
-                                    pn: y as u32 * 1000,
-                                    dn: MAX_PN,
-                                    work: 1,
-                                }
-                            } else {
-                                solved(y % 2 == 0, y as u8, (y % 7) as u8)
-                            };
                             assert_eq!(d, want);
                         }
                     }

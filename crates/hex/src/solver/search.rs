@@ -233,8 +233,8 @@ impl<'a> Search<'a> {
 
     /// Sequential search: whether the side to move wins `node` (whose game is not over).
     pub fn search(&self, node: Node, nodes: &mut u64) -> bool {
-        if let Some(TtData::Solved { win, .. }) = self.tt.probe(self.key(node).0, self.key(node).1)
-        {
+        let (kb, kw) = self.key(node);
+        if let Some(TtData::Solved { win, .. }) = self.tt.probe(kb, kw) {
             return win;
         }
         let (pn, _) = self.dfpn(node, INF, INF, nodes);
