@@ -55,8 +55,9 @@ pub struct Solution {
     pub to_move: Player,
     /// The player who wins with perfect play.
     pub winner: Player,
-    /// A winning move for the side to move, when it wins: the first in the solver's fixed move
-    /// order, so the same for every thread count.
+    /// A winning move for the side to move, when it wins: the one its proof found. With one
+    /// thread it is the same from run to run; with several it may differ, each one winning
+    /// (`winning_moves` lists them all).
     pub winning_move: Option<Cell>,
     /// Every winning move of the side to move (empty if it loses), in cell order (a1, b1, ...,
     /// a2, ...), when asked for.
@@ -179,13 +180,14 @@ impl Solver {
                 let first = match search.analyse(node) {
                     Analysis::Decided(true, m) => m,
                     Analysis::Decided(false, _) => None,
-                    Analysis::Moves(moves) => {
-                        let moves: Vec<usize> = search.ordered(moves).collect();
-                        moves
-                            .par_iter()
-                            .copied()
-                            .find_first(|&c| self.move_wins(&search, node, c))
-                    }
+                    // The value first: proof-number search spreads its effort over the moves,
+                    // where trying them one by one would prove every losing move tried first.
+                    Analysis::Moves(_) if !self.value(&search, node) => None,
+                    Analysis::Moves(moves) => search.proven_move(node).or_else(|| {
+                        search
+                            .ordered(moves)
+                            .find(|&c| self.move_wins(&search, node, c))
+                    }),
                 };
                 (first, None)
             }
