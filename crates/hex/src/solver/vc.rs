@@ -22,6 +22,8 @@
 //! one must play inside its cells (its carrier, plus the key), since any other move lets the
 //! opponent play the key.
 
+use std::cell::{Cell, RefCell};
+
 use crate::{Bitboard, Geometry};
 
 /// A connection found between a player's two edges.
@@ -50,19 +52,23 @@ struct Groups<'g> {
     empty: Bitboard,
     libs: [Bitboard; MAX_GROUPS],
     count: usize,
-    /// Links of group i to edge e (0 or 1) by the OR rule: `edge[2 * i + e]`.
-    edge: Vec<EdgeLinks>,
+    /// Links of group i to edge e (0 or 1) by the OR rule: `edge[2 * i + e]`, computed when
+    /// the chain search first asks for them (most are never asked for).
+    edge: RefCell<Vec<EdgeLinks>>,
+    /// Which entries of `edge` hold this call's links: bit 2 * i + e.
+    computed: Cell<u64>,
 }
 
 thread_local! {
     /// The links' storage, reused from one call to the next to avoid an allocation per node.
-    static SCRATCH: std::cell::Cell<Vec<EdgeLinks>> = const { std::cell::Cell::new(Vec::new()) };
+    static SCRATCH: Cell<Vec<EdgeLinks>> = const { Cell::new(Vec::new()) };
 }
 
 const NO_LINKS: EdgeLinks = EdgeLinks {
     full: [Bitboard::EMPTY; MAX_FULLS],
     fulls: 0,
-    semi: [(0, Bitboard::EMPTY); MAX_SEMIS],
+    semi_cells: [Bitboard::EMPTY; MAX_SEMIS],
+    semi_key: [0; MAX_SEMIS],
     semis: 0,
 };
 
@@ -71,8 +77,9 @@ const NO_LINKS: EdgeLinks = EdgeLinks {
 struct EdgeLinks {
     full: [Bitboard; MAX_FULLS],
     fulls: usize,
-    /// (key, other cells) of each semi link.
-    semi: [(u8, Bitboard); MAX_SEMIS],
+    /// The other cells of each semi link, and its key.
+    semi_cells: [Bitboard; MAX_SEMIS],
+    semi_key: [u8; MAX_SEMIS],
     semis: usize,
 }
 
@@ -85,13 +92,30 @@ fn two_of(set: Bitboard) -> Option<Bitboard> {
 }
 
 impl Groups<'_> {
+    /// The links of group `from` to edge `e`, computed on first use in this call.
+    fn edge_links(&self, from: usize, e: usize) -> EdgeLinks {
+        let k = 2 * from + e;
+        if self.computed.get() >> k & 1 == 1 {
+            return self.edge.borrow()[k];
+        }
+        let links = self.compute_edge_links(from, e);
+        self.edge.borrow_mut()[k] = links;
+        self.computed.set(self.computed.get() | 1 << k);
+        links
+    }
+
     /// The semi links from group `from` to the edge group `edge` through one empty key cell,
     /// and the full links made of two of them with disjoint cells.
     fn compute_edge_links(&self, from: usize, edge: usize) -> EdgeLinks {
+        if from == edge {
+            return NO_LINKS;
+        }
         let g = self.g;
         let (libs, edge_libs) = (self.libs[from], self.libs[edge]);
         let mut out = NO_LINKS;
-        let candidates = (libs | g.neighbours(libs)) & self.empty;
+        // A key touches or bridges to both sides, so it lies within two steps of each.
+        let candidates =
+            (libs | g.neighbours(libs)) & (edge_libs | g.neighbours(edge_libs)) & self.empty;
         for x in candidates.cells() {
             if out.semis == MAX_SEMIS {
                 break;
@@ -115,14 +139,15 @@ impl Groups<'_> {
                     None => continue,
                 }
             };
-            out.semi[out.semis] = (x as u8, to_key | to_edge);
+            out.semi_cells[out.semis] = to_key | to_edge;
+            out.semi_key[out.semis] = x as u8;
             out.semis += 1;
         }
         for i in 0..out.semis {
-            let (xi, ci) = out.semi[i];
+            let (xi, ci) = (out.semi_key[i], out.semi_cells[i]);
             let cells_i = ci.with(xi as usize);
             for j in i + 1..out.semis {
-                let (xj, cj) = out.semi[j];
+                let (xj, cj) = (out.semi_key[j], out.semi_cells[j]);
                 let cells_j = cj.with(xj as usize);
                 if (cells_i & cells_j).is_empty() && out.fulls < MAX_FULLS {
                     out.full[out.fulls] = cells_i | cells_j;
@@ -149,7 +174,8 @@ pub(crate) fn chain(
         empty,
         libs: [Bitboard::EMPTY; MAX_GROUPS],
         count: 2,
-        edge: SCRATCH.take(),
+        edge: RefCell::new(SCRATCH.take()),
+        computed: Cell::new(0),
     };
     let at_a = g.flood(a, stones);
     let at_b = g.flood(b, stones);
@@ -167,22 +193,9 @@ pub(crate) fn chain(
             groups.count += 1;
         }
     }
-    // Every group's links to both edges (the edges' own links to each other matter on the
-    // smallest boards only, but cost little).
-    let mut edge = std::mem::take(&mut groups.edge);
-    edge.clear();
-    for i in 0..groups.count {
-        for e in 0..2 {
-            edge.push(if i == e {
-                NO_LINKS
-            } else {
-                groups.compute_edge_links(i, e)
-            });
-        }
-    }
-    groups.edge = edge;
+    groups.edge.get_mut().resize(2 * MAX_GROUPS, NO_LINKS);
     let found = find(&groups, semi);
-    SCRATCH.set(groups.edge);
+    SCRATCH.set(groups.edge.into_inner());
     found
 }
 
@@ -253,20 +266,19 @@ fn dfs(
         }
         // Links to an edge by the OR rule: from the start edge (group 0) to j, or from `at`
         // to the target edge (group 1).
-        let edge = if at == 0 {
-            &groups.edge[2 * j]
-        } else if j == 1 {
-            &groups.edge[2 * at + 1]
-        } else {
-            continue;
+        let (group, e) = match (at, j) {
+            (0, _) => (j, 0),
+            (_, 1) => (at, 1),
+            _ => continue,
         };
+        let edge = groups.edge_links(group, e);
         for &c in &edge.full[..edge.fulls] {
             if let Some(found) = follow(j, c, key) {
                 return Some(found);
             }
         }
         if semi_ok {
-            for &(x, c) in &edge.semi[..edge.semis] {
+            for (&x, &c) in edge.semi_key[..edge.semis].iter().zip(&edge.semi_cells) {
                 if let Some(found) = follow(j, c.with(x as usize), Some(x as usize)) {
                     return Some(found);
                 }
