@@ -74,21 +74,70 @@ impl DeadCells {
         }
     }
 
+    /// For each direction, the cells whose neighbour that way belongs to the player (a stone
+    /// of `stones`, or off the board beyond one of their edges).
+    fn around(&self, stones: Bitboard, black: bool) -> [Bitboard; 6] {
+        let edges = if black {
+            &self.black_edges
+        } else {
+            &self.white_edges
+        };
+        let mut around = [Bitboard::EMPTY; 6];
+        for (k, &d) in DIRECTIONS.iter().enumerate() {
+            around[k] = toward(self.g, stones, d) | edges[k];
+        }
+        around
+    }
+
     /// The dead empty cells of a position.
     pub(crate) fn find(&self, black: Bitboard, white: Bitboard) -> Bitboard {
         let empty = self.g.board.minus(black | white);
-        let owned = |stones: Bitboard, edges: &[Bitboard; 6]| -> Bitboard {
-            let mut around = [Bitboard::EMPTY; 6];
-            for (k, &d) in DIRECTIONS.iter().enumerate() {
-                around[k] = toward(self.g, stones, d) | edges[k];
-            }
+        let owned = |around: [Bitboard; 6]| -> Bitboard {
             let mut dead = Bitboard::EMPTY;
             for k in 0..6 {
                 dead |= around[k] & around[(k + 1) % 6] & around[(k + 2) % 6] & around[(k + 3) % 6];
             }
             dead
         };
-        (owned(black, &self.black_edges) | owned(white, &self.white_edges)) & empty
+        (owned(self.around(black, true)) | owned(self.around(white, false))) & empty
+    }
+
+    /// Disjoint captured pairs of one player (Black if `black`): two neighbouring empty cells
+    /// such that a stone of either on one of them, with the player's own on the other, would be
+    /// dead. Whichever cell the opponent takes, the player answers on the other and the
+    /// opponent's stone is dead, so in normal play both cells can be given to the player without
+    /// changing the value of the position (fill-in), and moves there are never needed.
+    pub(crate) fn captured(&self, stones: Bitboard, empty: Bitboard, black: bool) -> Bitboard {
+        let around = self.around(stones, black);
+        // dead_if[k]: empty cells that would be dead with the player's stone on their empty
+        // neighbour in direction k (four consecutive owned directions, k among them).
+        let mut dead_if = [Bitboard::EMPTY; 6];
+        for (k, cells) in dead_if.iter_mut().enumerate() {
+            for start in [k + 3, k + 4, k + 5, k] {
+                let mut run = empty & toward(self.g, empty, DIRECTIONS[k]);
+                for step in 0..4 {
+                    let j = (start + step) % 6;
+                    if j != k {
+                        run &= around[j];
+                    }
+                }
+                *cells |= run;
+            }
+        }
+        let mut taken = Bitboard::EMPTY;
+        let n = self.g.n as i64;
+        for k in 0..3 {
+            let (dx, dy) = DIRECTIONS[k];
+            // Cells a whose neighbour b in direction k is dead-if in the opposite direction.
+            let pairs = dead_if[k] & toward(self.g, dead_if[k + 3], DIRECTIONS[k]);
+            for a in pairs.cells() {
+                let b = (a as i64 + dy * n + dx) as usize;
+                if !taken.has(a) && !taken.has(b) {
+                    taken = taken.with(a).with(b);
+                }
+            }
+        }
+        taken
     }
 }
 
@@ -173,5 +222,74 @@ mod tests {
             }
         }
         assert!(found > 1000, "only {found} dead cells seen");
+    }
+
+    /// On sampled positions, each captured pair {a, b} of a player is as claimed: with the
+    /// player's stone on either cell, the other is dead (its colour does not change who connects
+    /// on random completions), and the pairs are disjoint empty cells that touch.
+    #[test]
+    fn captured_pairs_hold() {
+        let mut state = 0x0bad_cafe_1234_5678u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut found = 0;
+        for n in [3, 4, 5, 6] {
+            let g = Geometry::of(n);
+            let dead = DeadCells::new(g);
+            for _ in 0..3000 {
+                let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
+                for i in 0..n * n {
+                    match next() % 5 {
+                        0 | 1 => black = black.with(i),
+                        2 | 3 => white = white.with(i),
+                        _ => {}
+                    }
+                }
+                let empty = g.board.minus(black | white);
+                for is_black in [true, false] {
+                    let owner = if is_black { black } else { white };
+                    let cells = dead.captured(owner, empty, is_black);
+                    assert_eq!(cells.minus(empty), Bitboard::EMPTY);
+                    assert_eq!(cells.count() % 2, 0);
+                    for a in cells.cells() {
+                        found += 1;
+                        // Its partner: the one neighbour among the pairs' cells that makes
+                        // `a` dead.
+                        let partners = g.cell_neighbours(a) & cells;
+                        let b = partners
+                            .cells()
+                            .find(|&b| {
+                                let mine = owner.with(b);
+                                let (bl, wh) = if is_black {
+                                    (mine, white)
+                                } else {
+                                    (black, mine)
+                                };
+                                dead.find(bl, wh).has(a)
+                            })
+                            .unwrap_or_else(|| panic!("{n}x{n}: no partner for {a}"));
+                        let rest = empty.minus(Bitboard::single(a).with(b));
+                        for _ in 0..8 {
+                            let mut bl = if is_black { black.with(b) } else { black };
+                            for i in rest.cells() {
+                                if next() % 2 == 0 {
+                                    bl = bl.with(i);
+                                }
+                            }
+                            assert_eq!(
+                                black_connects(g, bl),
+                                black_connects(g, bl.with(a)),
+                                "{n}x{n}: cell {a} is not dead once {b} is taken"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 500, "only {found} captured cells seen");
     }
 }

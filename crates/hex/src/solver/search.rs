@@ -150,6 +150,8 @@ impl<'a> Search<'a> {
         };
         let (ma, mb, ta, tb) = self.edges(node.black_to_move);
         let own_connecting = g.winning_cells(mine, empty, ma, mb);
+        // The stones after fill-in (normal play), for the symmetry test.
+        let mut filled = None;
         let mut moves = match self.rules {
             Rules::Normal => {
                 if let Some(i) = self.first_in_order(own_connecting) {
@@ -161,6 +163,28 @@ impl<'a> Search<'a> {
                     1 => threats,
                     _ => return Analysis::Decided(false, None),
                 };
+                // Fill-in: captured pairs go to their owner, which leaves the value unchanged
+                // and makes the connections below stronger.
+                let fill_mine = self.dead.captured(mine, empty, node.black_to_move);
+                let fill_theirs =
+                    self.dead
+                        .captured(theirs, empty.minus(fill_mine), !node.black_to_move);
+                let (mine, theirs) = (mine | fill_mine, theirs | fill_theirs);
+                let empty = empty.minus(fill_mine | fill_theirs);
+                if g.connects(mine, ma, mb) {
+                    // Any cell of the mover's pairs: the opponent's answer on its partner is
+                    // dead.
+                    return Analysis::Decided(true, self.first_in_order(fill_mine));
+                }
+                if g.connects(theirs, ta, tb) {
+                    return Analysis::Decided(false, None);
+                }
+                moves &= empty;
+                filled = Some(if node.black_to_move {
+                    (mine, theirs)
+                } else {
+                    (theirs, mine)
+                });
                 match vc::chain(g, mine, empty, ma, mb, true) {
                     Chain::Full(carrier) => {
                         return Analysis::Decided(true, self.first_in_order(carrier))
@@ -186,7 +210,8 @@ impl<'a> Search<'a> {
                     return Analysis::Decided(false, None);
                 }
                 // A stone on a dead cell is worth a pass, never more than another move.
-                let alive = moves.minus(self.dead.find(node.black, node.white));
+                let (black, white) = filled.expect("set above");
+                let alive = moves.minus(self.dead.find(black, white));
                 match alive.is_empty() {
                     true => Bitboard::single(moves.first().expect("moves is not empty")),
                     false => alive,
@@ -235,10 +260,8 @@ impl<'a> Search<'a> {
                 }
             }
         };
-        if moves.count() > 1
-            && g.rotate(node.black) == node.black
-            && g.rotate(node.white) == node.white
-        {
+        let (black, white) = filled.unwrap_or((node.black, node.white));
+        if moves.count() > 1 && g.rotate(black) == black && g.rotate(white) == white {
             moves &= self.lower_half();
         }
         Analysis::Moves(moves)
