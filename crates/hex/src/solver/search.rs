@@ -165,12 +165,20 @@ impl<'a> Search<'a> {
                 };
                 // Fill-in: captured pairs go to their owner, which leaves the value unchanged
                 // and makes the connections below stronger.
-                let fill_mine = self.dead.captured(mine, empty, node.black_to_move);
-                let fill_theirs =
-                    self.dead
-                        .captured(theirs, empty.minus(fill_mine), !node.black_to_move);
-                let (mine, theirs) = (mine | fill_mine, theirs | fill_theirs);
-                let empty = empty.minus(fill_mine | fill_theirs);
+                // Each round's stones can capture more pairs in the next.
+                let (mut mine, mut theirs, mut empty) = (mine, theirs, empty);
+                let mut fill_mine = Bitboard::EMPTY;
+                loop {
+                    let fm = self.dead.captured(mine, empty, node.black_to_move);
+                    let ft = self
+                        .dead
+                        .captured(theirs, empty.minus(fm), !node.black_to_move);
+                    if (fm | ft).is_empty() {
+                        break;
+                    }
+                    (mine, theirs, empty) = (mine | fm, theirs | ft, empty.minus(fm | ft));
+                    fill_mine |= fm;
+                }
                 if g.connects(mine, ma, mb) {
                     // Any cell of the mover's pairs: the opponent's answer on its partner is
                     // dead.
