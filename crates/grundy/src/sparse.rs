@@ -44,28 +44,18 @@ const SLICED_FIRST_CHECK: usize = 64;
 /// 512 and 2048 does about as well).
 const SLICED_TARGET_PLANES: usize = 1024;
 
-/// What a bit-sliced block counts for in the work of the first thread, in marked splits.
-const SLICED_BLOCK_COST: usize = 16;
-
-/// Heaps per block handed to the thread that scans ahead.
+/// Heaps per block handed to the thread that works ahead.
 const PRESCAN_BLOCK: usize = 1024;
 
-/// Pairs per split and heap scanned ahead, at least and at most. The budget follows the work left
-/// to the first thread (its rare pairs and the pairs it still scans itself), so that both threads
-/// take about as long.
-const PRESCAN_MIN: usize = 64;
-const PRESCAN_MAX: usize = 1 << 16;
+/// The most values copied for the thread working ahead per block: the pairs of rare heaps whose
+/// other heap lies further back are left to the first thread.
+const PRESCAN_WINDOW: usize = 1 << 18;
 
 /// Below this many rare pairs per heap the work per heap is too small to share.
 const PARALLEL_MIN_RARE_PAIRS: usize = 256;
 
-/// Below this table length scanning ahead does not pay (and the ahead window would reach the
-/// heaps being computed).
+/// Below this table length working ahead does not pay.
 const PARALLEL_FROM: usize = 1 << 16;
-
-/// The most split digits the parallel path tracks per heap; games with more are computed
-/// sequentially.
-const MAX_SPLITS: usize = 16;
 
 /// The first table length at which the mask is chosen; below it every heap is rare.
 const FIRST_REVIEW: usize = 64;
@@ -100,10 +90,6 @@ pub struct SparseEngine {
     /// `by_parity[p]`: the values whose masked popcount has parity p, increasing, then
     /// [`NO_VALUE`].
     by_parity: [Vec<u32>; 2],
-    /// Pairs per split and heap that the second thread scans ahead.
-    prescan_budget: usize,
-    /// Pairs the first thread scanned itself in the current block.
-    scanned_after_prescan: usize,
     /// `seen[v] == n + 1` when v is known to be an option of the heap n being computed.
     seen: Box<[u32; 1 << 16]>,
     /// The heaps n >= 1 whose value has even parity, increasing.
@@ -112,6 +98,9 @@ pub struct SparseEngine {
     rare_values: Vec<u16>,
     rare_at_choice: usize,
     next_review: usize,
+    /// Counts the choices of the mask: a rare list read ahead is only a prefix of the current
+    /// one while this is unchanged.
+    epoch: u64,
     /// The table bit-sliced, for the last few values the scan confirms.
     sliced: Sliced,
     /// Scratch for `scan`: (m, last) per split digit, and the values left to confirm.
@@ -186,8 +175,6 @@ impl SparseEngine {
             twist_allowed,
             split_parity,
             by_parity: [Vec::new(), Vec::new()],
-            prescan_budget: 1024,
-            scanned_after_prescan: 0,
             seen: vec![0u32; 1 << 16]
                 .into_boxed_slice()
                 .try_into()
@@ -196,6 +183,7 @@ impl SparseEngine {
             rare_values: Vec::new(),
             rare_at_choice: 0,
             next_review: FIRST_REVIEW,
+            epoch: 0,
             sliced: Sliced::new(window),
             ranges: Vec::new(),
             targets: Vec::new(),
@@ -246,9 +234,10 @@ impl SparseEngine {
         Ok(())
     }
 
-    /// Computes values until G(max) is known, with the second of rayon's threads scanning
-    /// splits of the next block of heaps ahead of the first (see [`Prescan`]). The values are
-    /// the same as [`SparseEngine::extend_to`]'s for any number of threads.
+    /// Computes values until G(max) is known, with the second of rayon's threads marking the
+    /// pairs of rare heaps of the next block of heaps while the first computes this block (see
+    /// `PrescanJob`). The values are the same as [`SparseEngine::extend_to`]'s for any number
+    /// of threads.
     ///
     /// ```
     /// use zermelo_grundy::{OctalGame, SparseEngine};
@@ -259,27 +248,35 @@ impl SparseEngine {
     /// assert_eq!(a.values(), b.values());
     /// ```
     pub fn extend_to_parallel(&mut self, max: usize) -> Result<(), GrundyError> {
-        if self.splits.is_empty()
-            || self.splits.len() > MAX_SPLITS
-            || rayon::current_num_threads() < 2
-        {
+        self.extend_to_parallel_from(max, PARALLEL_FROM, PARALLEL_MIN_RARE_PAIRS)
+    }
+
+    /// [`SparseEngine::extend_to_parallel`] with the thresholds as arguments (tests lower them).
+    fn extend_to_parallel_from(
+        &mut self,
+        max: usize,
+        from: usize,
+        min_rare_pairs: usize,
+    ) -> Result<(), GrundyError> {
+        if self.splits.is_empty() || rayon::current_num_threads() < 2 {
             return self.extend_to(max);
         }
-        while self.g.len() <= max && self.g.len() < PARALLEL_FROM {
+        while self.g.len() <= max && self.g.len() < from {
             self.step()?;
         }
         let mut ahead: Option<Prescan> = None;
         while self.g.len() <= max {
             let n0 = self.g.len();
             let n1 = (n0 + PRESCAN_BLOCK).min(max + 1);
-            if self.rare.len() * self.splits.len() < PARALLEL_MIN_RARE_PAIRS {
+            if self.rare.len() * self.splits.len() < min_rare_pairs {
                 ahead = None;
                 self.extend_to(n1 - 1)?;
                 continue;
             }
+            // A block read ahead with another mask covers other pairs: it is left unused.
             let current = match ahead.take() {
-                Some(p) => p,
-                None => self.prescan_job(n0, n1, n0).run(),
+                Some(p) if p.epoch == self.epoch => p,
+                _ => self.prescan_job(n0, n1, n0).run(),
             };
             let next_job = (n1 <= max).then(|| {
                 let n2 = (n1 + PRESCAN_BLOCK).min(max + 1);
@@ -296,57 +293,31 @@ impl SparseEngine {
             );
             done?;
             ahead = next;
-            let scanned = std::mem::take(&mut self.scanned_after_prescan) / (n1 - n0);
-            let first_thread = self.rare.len() * self.splits.len() + scanned;
-            self.prescan_budget = ((self.prescan_budget + first_thread / self.splits.len()) / 2)
-                .clamp(PRESCAN_MIN, PRESCAN_MAX);
         }
         Ok(())
     }
 
-    /// The work of scanning ahead for heaps first..end using only values below `known`.
+    /// The work of marking ahead the rare pairs of heaps first..end whose other heap is below
+    /// `known`.
     fn prescan_job(&self, first: usize, end: usize, known: usize) -> PrescanJob {
-        let budget = self.prescan_budget;
-        let mut ranges = Vec::new();
-        let (mut lowest, mut highest) = (usize::MAX, 0);
-        for n in first..end {
-            for &(k, unequal) in &self.splits {
-                // (lo, last): the a's of pairs (a, m - a) scanned ahead; empty when lo > last.
-                let range = if k + 2 > n {
-                    (1, 0)
-                } else {
-                    let m = n - k;
-                    let last = if unequal && m % 2 == 0 {
-                        m / 2 - 1
-                    } else {
-                        m / 2
-                    };
-                    let lo = (last + 1)
-                        .saturating_sub(budget)
-                        .max(1)
-                        .max(m + 1 - known.min(m));
-                    if lo <= last {
-                        lowest = lowest.min(lo);
-                        highest = highest.max(m - lo);
-                    }
-                    (lo, last)
-                };
-                ranges.push(range);
-            }
-        }
-        let window = if lowest <= highest {
-            self.g[lowest..=highest].to_vec()
-        } else {
-            lowest = 0;
-            Vec::new()
-        };
+        let largest_rare = self.rare.last().map_or(0, |&r| r as usize);
+        let smallest_m = first.saturating_sub(self.splits.last().map_or(0, |&(k, _)| k));
+        // The other heaps m - r lie in offset..known.
+        let offset = known
+            .saturating_sub(PRESCAN_WINDOW)
+            .max(smallest_m.saturating_sub(largest_rare))
+            .max(1)
+            .min(known);
         PrescanJob {
             first,
             count: end - first,
-            splits: self.splits.iter().map(|&(k, _)| k).collect(),
-            ranges,
-            window,
-            offset: lowest,
+            splits: self.splits.clone(),
+            rare: self.rare.clone(),
+            rare_values: self.rare_values.clone(),
+            epoch: self.epoch,
+            known,
+            window: self.g[offset..known].to_vec(),
+            offset,
             bound: value_bound(self.max_value),
         }
     }
@@ -405,25 +376,15 @@ impl SparseEngine {
         let stamp = n as u32 + 1;
         let g = &self.g[..];
         let seen = &mut *self.seen;
-        // The splits scanned ahead: their values are options, and the scan below stops where
-        // theirs began.
-        let mut stops = [usize::MAX; MAX_SPLITS];
+        // The rare pairs marked ahead, when they were chosen with the current mask.
+        let ahead = ahead.filter(|(pre, _)| pre.epoch == self.epoch);
         if let Some((pre, heap)) = ahead {
             debug_assert_eq!(heap, n);
             let i = n - pre.first;
-            for (v, &mark) in pre.marks[i * pre.bound..(i + 1) * pre.bound]
-                .iter()
-                .enumerate()
-            {
-                if mark != 0 {
-                    seen[v] = stamp;
-                }
-            }
-            let per = self.splits.len();
-            for (j, &(lo, last)) in pre.ranges[i * per..(i + 1) * per].iter().enumerate() {
-                if lo <= last {
-                    stops[j] = lo - 1;
-                }
+            let marks = &pre.marks[i * pre.bound..(i + 1) * pre.bound];
+            // Unconditional stores: about half the values are marked, in no predictable order.
+            for (s, &mark) in seen[..pre.bound].iter_mut().zip(marks) {
+                *s = if mark != 0 { stamp } else { *s };
             }
         }
         for &(k, d) in &self.singles {
@@ -438,7 +399,7 @@ impl SparseEngine {
                 seen[usize::from(g[m])] = stamp;
             }
         }
-        for &(k, unequal) in &self.splits {
+        for (j, &(k, unequal)) in self.splits.iter().enumerate() {
             if k + 2 > n {
                 break;
             }
@@ -450,19 +411,15 @@ impl SparseEngine {
                 rare.partition_point(|&r| (r as usize) < m)
             };
             let (rare, values) = (&rare[..count], &self.rare_values[..count]);
-            // An unequal split leaves out (m/2, m/2).
-            let half = if unequal && m % 2 == 0 {
-                let i = rare.partition_point(|&r| (r as usize) < m / 2);
-                (rare.get(i) == Some(&(m as u32 / 2))).then_some(i)
-            } else {
-                None
-            };
-            match half {
-                Some(i) => {
-                    mark_rare_pairs(seen, g, m, &rare[..i], &values[..i], stamp);
-                    mark_rare_pairs(seen, g, m, &rare[i + 1..], &values[i + 1..], stamp);
+            match ahead {
+                Some((pre, _)) => {
+                    // The rare heaps rare[lo..hi] were paired ahead.
+                    let (lo, hi) = pre.covered[(n - pre.first) * self.splits.len() + j];
+                    let (lo, hi) = (lo as usize, (hi as usize).min(count));
+                    mark_rare_pairs(seen, g, m, unequal, &rare[..lo], &values[..lo], stamp);
+                    mark_rare_pairs(seen, g, m, unequal, &rare[hi..], &values[hi..], stamp);
                 }
-                None => mark_rare_pairs(seen, g, m, rare, values, stamp),
+                None => mark_rare_pairs(seen, g, m, unequal, rare, values, stamp),
             }
         }
         // Common pairs make values of parity twist·(s mod 2) (s = n - k, the same parity for
@@ -481,7 +438,7 @@ impl SparseEngine {
             low += 1;
         }
         let v = if confirm[low] < common {
-            self.scan(n, stamp, &stops, low, common, common_made)
+            self.scan(n, stamp, low, common, common_made)
         } else {
             common
         };
@@ -502,7 +459,6 @@ impl SparseEngine {
         &mut self,
         n: usize,
         stamp: u32,
-        stops: &[usize; MAX_SPLITS],
         mut low: usize,
         common: u32,
         confirm_parity: usize,
@@ -512,20 +468,19 @@ impl SparseEngine {
         let confirm = &self.by_parity[confirm_parity];
         let ranges = &mut self.ranges;
         ranges.clear();
-        // Pairs (a, m - a) for a = 1..=last, stopping where the splits scanned ahead began.
+        // Pairs (a, m - a) for a = 1..=last.
         ranges.extend(
             self.splits
                 .iter()
-                .zip(stops.iter().copied().chain(std::iter::repeat(usize::MAX)))
-                .filter(|&(&(k, _), _)| k + 2 <= n)
-                .map(|(&(k, unequal), stop)| {
+                .filter(|&&(k, _)| k + 2 <= n)
+                .map(|&(k, unequal)| {
                     let m = n - k;
                     let last = if unequal && m % 2 == 0 {
                         m / 2 - 1
                     } else {
                         m / 2
                     };
-                    (m, last.min(stop))
+                    (m, last)
                 }),
         );
         let longest = ranges.iter().map(|&(_, last)| last).max().unwrap_or(0);
@@ -546,7 +501,6 @@ impl SparseEngine {
                 for (&x, &y) in small.iter().zip(large.iter().rev()) {
                     seen[usize::from(x ^ y)] = stamp;
                 }
-                self.scanned_after_prescan += end + 1 - start;
             }
             while !unmarked(seen, confirm[low]) {
                 low += 1;
@@ -621,7 +575,6 @@ impl SparseEngine {
                     sliced.confirm_block(m, a, last, targets, &mut self.scratch);
                 }
             }
-            self.scanned_after_prescan += SLICED_BLOCK_COST * ranges.len();
             a += 64;
         }
         if !targets.is_empty() {
@@ -647,7 +600,6 @@ impl SparseEngine {
                     for (&x, &y) in small.iter().zip(large.iter().rev()) {
                         seen[usize::from(x ^ y)] = stamp;
                     }
-                    self.scanned_after_prescan += end + 1 - first;
                 }
                 targets.retain(|&t| seen[usize::from(t)] != stamp);
                 start = end + 1;
@@ -714,13 +666,36 @@ impl SparseEngine {
             }
         }
         self.rare_at_choice = self.rare.len();
+        self.epoch += 1;
         self.next_review = (2 * self.g.len()).max(FIRST_REVIEW);
     }
 }
 
-/// Marks the values of the splits (r, m - r) of the rare heaps r (all below m).
-#[inline(never)]
+/// Marks the values of the splits (r, m - r) of the rare heaps r (all below m), leaving out
+/// (m/2, m/2) when the split must be unequal.
 fn mark_rare_pairs(
+    seen: &mut [u32; 1 << 16],
+    g: &[u16],
+    m: usize,
+    unequal: bool,
+    rare: &[u32],
+    values: &[u16],
+    stamp: u32,
+) {
+    if unequal && m % 2 == 0 {
+        let i = rare.partition_point(|&r| (r as usize) < m / 2);
+        if rare.get(i) == Some(&(m as u32 / 2)) {
+            mark_pairs(seen, g, m, &rare[..i], &values[..i], stamp);
+            mark_pairs(seen, g, m, &rare[i + 1..], &values[i + 1..], stamp);
+            return;
+        }
+    }
+    mark_pairs(seen, g, m, rare, values, stamp);
+}
+
+/// Marks the values of the splits (r, m - r) (every r below m).
+#[inline(never)]
+fn mark_pairs(
     seen: &mut [u32; 1 << 16],
     g: &[u16],
     m: usize,
@@ -747,57 +722,70 @@ fn mark_rare_pairs(
     }
 }
 
-/// What the thread scanning ahead needs: a copy of the values it reads, so that it shares
-/// nothing with the thread that appends to the table.
+/// What the thread working ahead needs: the rare heaps as they are now and a copy of the values
+/// it reads, so that it shares nothing with the thread that appends to the table. It marks the
+/// pairs (r, m - r) whose other heap m - r is known (below `known`) and within the copy; the
+/// first thread pairs the others (the smallest rare heaps, and those found since).
 struct PrescanJob {
     first: usize,
     count: usize,
-    /// k of each split digit.
-    splits: Vec<usize>,
-    /// (lo, last) per heap and split: pairs (a, m - a) for lo <= a <= last.
-    ranges: Vec<(usize, usize)>,
-    /// Values offset..offset + window.len().
+    splits: Vec<(usize, bool)>,
+    rare: Vec<u32>,
+    rare_values: Vec<u16>,
+    epoch: u64,
+    known: usize,
+    /// Values offset..known.
     window: Vec<u16>,
     offset: usize,
     /// A power of two above every value in the window.
     bound: usize,
 }
 
-/// Options found ahead: for each heap of a block, a byte per value (nonzero: an option), and the
-/// pairs that were scanned.
+/// Rare pairs marked ahead: for each heap of a block, a byte per value (nonzero: an option), and
+/// per heap and split digit the range lo..hi of the rare list that was paired.
 struct Prescan {
     first: usize,
+    epoch: u64,
     bound: usize,
     marks: Vec<u8>,
-    ranges: Vec<(usize, usize)>,
+    covered: Vec<(u32, u32)>,
 }
 
 impl PrescanJob {
     fn run(self) -> Prescan {
         let mut marks = vec![0u8; self.count * self.bound];
-        let per = self.splits.len();
+        let mut covered = Vec::with_capacity(self.count * self.splits.len());
         let w = &self.window;
         for i in 0..self.count {
             let n = self.first + i;
             let row = &mut marks[i * self.bound..(i + 1) * self.bound];
-            for (j, &k) in self.splits.iter().enumerate() {
-                let (lo, last) = self.ranges[i * per + j];
-                if lo > last {
+            for &(k, unequal) in &self.splits {
+                if k + 2 > n {
+                    covered.push((0, 0));
                     continue;
                 }
                 let m = n - k;
-                let small = &w[lo - self.offset..=last - self.offset];
-                let large = &w[m - last - self.offset..=m - lo - self.offset];
-                for (&x, &y) in small.iter().zip(large.iter().rev()) {
-                    row[usize::from(x ^ y)] = 1;
+                // offset <= m - r < known, r >= 1.
+                let r_lo = (m + 1).saturating_sub(self.known).max(1);
+                let r_hi = m.saturating_sub(self.offset.max(1));
+                let lo = self.rare.partition_point(|&r| (r as usize) < r_lo);
+                let hi = self.rare.partition_point(|&r| (r as usize) <= r_hi).max(lo);
+                covered.push((lo as u32, hi as u32));
+                for (&r, &v) in self.rare[lo..hi].iter().zip(&self.rare_values[lo..hi]) {
+                    let r = r as usize;
+                    if unequal && 2 * r == m {
+                        continue;
+                    }
+                    row[usize::from(v ^ w[m - r - self.offset])] = 1;
                 }
             }
         }
         Prescan {
             first: self.first,
+            epoch: self.epoch,
             bound: self.bound,
             marks,
-            ranges: self.ranges,
+            covered,
         }
     }
 }
@@ -863,6 +851,32 @@ mod tests {
             pool.install(|| {
                 for target in [70_000, 70_001, 85_555, max] {
                     two.extend_to_parallel(target.min(max)).unwrap();
+                }
+            });
+            assert_eq!(one.values(), two.values(), "{code}");
+        }
+    }
+
+    #[test]
+    fn working_ahead_from_the_start_gives_the_sequential_values() {
+        // Thresholds lowered so that every block of small tables is shared, whatever the number
+        // of rare heaps, and masks are re-chosen while blocks are read ahead.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let codes = [
+            "0.77", "0.07", "0.137", "0.007", "0.16", "0.6", "4!.0", "4.07", "0.4!4", "0.57",
+            "0.777", "0.0707", "0.4", "0.54", "0.37",
+        ];
+        for code in codes {
+            let game: OctalGame = code.parse().unwrap();
+            let mut one = SparseEngine::new(&game).unwrap();
+            one.extend_to(6000).unwrap();
+            let mut two = SparseEngine::new(&game).unwrap();
+            pool.install(|| {
+                for target in [100, 1500, 1501, 4097, 6000] {
+                    two.extend_to_parallel_from(target, 0, 0).unwrap();
                 }
             });
             assert_eq!(one.values(), two.values(), "{code}");
