@@ -87,9 +87,9 @@ impl Sliced {
     ) {
         debug_assert_eq!(first % 64, 0);
         debug_assert!(first <= last);
-        // Planes in groups of four; the planes above `planes` are zero on both sides.
-        let groups = self.planes.div_ceil(4);
-        let used = 4 * groups;
+        // Planes in groups of four; x stays zero above `planes`.
+        let planes = self.planes;
+        let groups = planes.div_ceil(4);
         let mut x = [0u64; MAX_PLANES];
         let f = &self.forward[(first >> 6) * MAX_PLANES..][..MAX_PLANES];
         let pos = first.wrapping_sub(m) & (self.window - 1);
@@ -97,7 +97,7 @@ impl Sliced {
         let q0 = &self.ring[i * MAX_PLANES..][..MAX_PLANES];
         let next = (i + 1) & (self.window / 64 - 1);
         let q1 = &self.ring[next * MAX_PLANES..][..MAX_PLANES];
-        for (((xb, &fb), &lo), &hi) in x.iter_mut().zip(f).zip(q0).zip(q1).take(used) {
+        for (((xb, &fb), &lo), &hi) in x.iter_mut().zip(f).zip(q0).zip(q1).take(planes) {
             // The two-step left shift is zero, not undefined, when s = 0.
             *xb = fb ^ (lo >> s) ^ ((hi << 1) << (63 - s));
         }
@@ -111,7 +111,7 @@ impl Sliced {
             // Too few values to pay for the tables below.
             targets.retain(|&t| {
                 x.iter()
-                    .take(used)
+                    .take(planes)
                     .enumerate()
                     .fold(valid, |hit, (b, &xb)| {
                         hit & (xb ^ u64::from(t >> b & 1).wrapping_sub(1))
@@ -120,13 +120,20 @@ impl Sliced {
             });
             return;
         }
-        // tables[g][u]: the splits whose value has the nibble u in bits 4g..4g + 4.
+        // tables[g][u]: the splits whose value has the nibble u in bits 4g..4g + 4 (only the
+        // nibbles below 2^planes in the last group: no target has others).
         let tables = &mut scratch.tables;
-        for (table, x) in tables.iter_mut().zip(x.chunks_exact(4)).take(groups) {
+        for (g, (table, x)) in tables
+            .iter_mut()
+            .zip(x.chunks_exact(4))
+            .take(groups)
+            .enumerate()
+        {
             let pair = |b0: u64, b1: u64| [!b0 & !b1, b0 & !b1, !b0 & b1, b0 & b1];
             let low = pair(x[0], x[1]);
             let high = pair(x[2], x[3]);
-            for (u, t) in table.iter_mut().enumerate() {
+            let entries = 1 << (planes - 4 * g).min(4);
+            for (u, t) in table.iter_mut().enumerate().take(entries) {
                 *t = low[u & 3] & high[u >> 2];
             }
         }
