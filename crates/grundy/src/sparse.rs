@@ -51,6 +51,9 @@ const PRESCAN_BLOCK: usize = 1024;
 /// other heap lies further back are left to the first thread.
 const PRESCAN_WINDOW: usize = 1 << 18;
 
+/// Blocks per period of the choice between computing blocks alone and sharing them.
+const PROBE_PERIOD: usize = 32;
+
 /// Below this many rare pairs per heap the work per heap is too small to share.
 const PARALLEL_MIN_RARE_PAIRS: usize = 256;
 
@@ -248,15 +251,17 @@ impl SparseEngine {
     /// assert_eq!(a.values(), b.values());
     /// ```
     pub fn extend_to_parallel(&mut self, max: usize) -> Result<(), GrundyError> {
-        self.extend_to_parallel_from(max, PARALLEL_FROM, PARALLEL_MIN_RARE_PAIRS)
+        self.extend_to_parallel_from(max, PARALLEL_FROM, PARALLEL_MIN_RARE_PAIRS, false)
     }
 
-    /// [`SparseEngine::extend_to_parallel`] with the thresholds as arguments (tests lower them).
+    /// [`SparseEngine::extend_to_parallel`] with the thresholds as arguments, and the choice of
+    /// sharing every block (tests use them to share every block of small tables).
     fn extend_to_parallel_from(
         &mut self,
         max: usize,
         from: usize,
         min_rare_pairs: usize,
+        always_share: bool,
     ) -> Result<(), GrundyError> {
         if self.splits.is_empty() || rayon::current_num_threads() < 2 {
             return self.extend_to(max);
@@ -265,6 +270,12 @@ impl SparseEngine {
             self.step()?;
         }
         let mut ahead: Option<Prescan> = None;
+        // Sharing a block only pays when the second thread has a core of its own, which on a
+        // busy machine it may not: in each period of blocks, the second block computed alone and
+        // the second computed shared are timed, and the rest of the period goes the faster way.
+        // Which way a block goes never changes its values.
+        let mut period_block = 0;
+        let mut seconds = [f64::INFINITY; 2];
         while self.g.len() <= max {
             let n0 = self.g.len();
             let n1 = (n0 + PRESCAN_BLOCK).min(max + 1);
@@ -273,26 +284,43 @@ impl SparseEngine {
                 self.extend_to(n1 - 1)?;
                 continue;
             }
-            // A block read ahead with another mask covers other pairs: it is left unused.
-            let current = match ahead.take() {
-                Some(p) if p.epoch == self.epoch => p,
-                _ => self.prescan_job(n0, n1, n0).run(),
+            let shared = match period_block {
+                _ if always_share => true,
+                0 | 1 => false,
+                2 | 3 => true,
+                _ => seconds[1] <= seconds[0],
             };
-            let next_job = (n1 <= max).then(|| {
-                let n2 = (n1 + PRESCAN_BLOCK).min(max + 1);
-                self.prescan_job(n1, n2, n0)
-            });
-            let (done, next) = rayon::join(
-                || -> Result<(), GrundyError> {
-                    for n in n0..n1 {
-                        self.step_with(Some((&current, n)))?;
-                    }
-                    Ok(())
-                },
-                || next_job.map(PrescanJob::run),
-            );
-            done?;
-            ahead = next;
+            let timed = matches!(period_block, 1 | 3);
+            period_block = (period_block + 1) % PROBE_PERIOD;
+            let start = std::time::Instant::now();
+            if !shared {
+                ahead = None;
+                self.extend_to(n1 - 1)?;
+            } else {
+                // A block read ahead with another mask covers other pairs: it is left unused.
+                let current = match ahead.take() {
+                    Some(p) if p.epoch == self.epoch => p,
+                    _ => self.prescan_job(n0, n1, n0).run(),
+                };
+                let next_job = (n1 <= max).then(|| {
+                    let n2 = (n1 + PRESCAN_BLOCK).min(max + 1);
+                    self.prescan_job(n1, n2, n0)
+                });
+                let (done, next) = rayon::join(
+                    || -> Result<(), GrundyError> {
+                        for n in n0..n1 {
+                            self.step_with(Some((&current, n)))?;
+                        }
+                        Ok(())
+                    },
+                    || next_job.map(PrescanJob::run),
+                );
+                done?;
+                ahead = next;
+            }
+            if timed {
+                seconds[usize::from(shared)] = start.elapsed().as_secs_f64() / (n1 - n0) as f64;
+            }
         }
         Ok(())
     }
@@ -876,7 +904,7 @@ mod tests {
             let mut two = SparseEngine::new(&game).unwrap();
             pool.install(|| {
                 for target in [100, 1500, 1501, 4097, 6000] {
-                    two.extend_to_parallel_from(target, 0, 0).unwrap();
+                    two.extend_to_parallel_from(target, 0, 0, true).unwrap();
                 }
             });
             assert_eq!(one.values(), two.values(), "{code}");
