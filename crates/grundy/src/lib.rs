@@ -27,6 +27,7 @@ pub mod naive;
 mod octal;
 pub mod period;
 pub mod piece;
+mod sliced;
 mod sparse;
 pub mod subtraction;
 pub mod sum;

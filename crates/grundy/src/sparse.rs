@@ -11,7 +11,10 @@
 //!   finds all of them, and with them the smallest rare-made value `c` that is not an option;
 //! - G(n) is `c` unless a smaller value of the other parity is missing; those are confirmed
 //!   present by scanning the splits until each has been seen, which ends early in practice
-//!   because common pairs produce them over and over.
+//!   because common pairs produce them over and over. The first splits are marked one by one;
+//!   once the values left to confirm are few, they are looked for 64 splits at a time in a
+//!   bit-sliced copy of the table (see `sliced.rs`), which pays off on the long tail of splits
+//!   that the last, least frequent values take.
 //!
 //! The twist needs every split digit to remove a number of tokens of the same parity (so that
 //! `s mod 2` is the same for all splits of n). The result never depends on the mask or the twist
@@ -19,6 +22,7 @@
 //! the rare heaps stop being rare.
 
 use crate::mex::value_bound;
+use crate::sliced::{Scratch, Sliced, WINDOW};
 use crate::{GrundyError, OctalGame};
 
 /// The sparse engine computes heaps below this (indices and stamps are u32).
@@ -30,25 +34,31 @@ const NO_VALUE: u32 = 1 << 16;
 /// Pairs scanned between two looks at the smallest unconfirmed value.
 const SCAN_BLOCK: usize = 32;
 
-/// Heaps per block handed to the thread that scans ahead.
+/// Splits scanned before the values left to confirm are first counted; they are counted again
+/// each time the count of splits scanned doubles.
+const SLICED_FIRST_CHECK: usize = 64;
+
+/// The bit-sliced search takes over when the values left to confirm times the planes are at
+/// most this: each value costs about three operations per four planes per 64 splits, against
+/// about eight per split for marking (measured on `4!.0`, `0.6` and `0.007`; anywhere between
+/// 512 and 2048 does about as well).
+const SLICED_TARGET_PLANES: usize = 1024;
+
+/// Heaps per block handed to the thread that works ahead.
 const PRESCAN_BLOCK: usize = 1024;
 
-/// Pairs per split and heap scanned ahead, at least and at most. The budget follows the work left
-/// to the first thread (its rare pairs and the pairs it still scans itself), so that both threads
-/// take about as long.
-const PRESCAN_MIN: usize = 64;
-const PRESCAN_MAX: usize = 1 << 16;
+/// The most values copied for the thread working ahead per block: the pairs of rare heaps whose
+/// other heap lies further back are left to the first thread.
+const PRESCAN_WINDOW: usize = 1 << 18;
+
+/// Blocks per period of the choice between computing blocks alone and sharing them.
+const PROBE_PERIOD: usize = 32;
 
 /// Below this many rare pairs per heap the work per heap is too small to share.
 const PARALLEL_MIN_RARE_PAIRS: usize = 256;
 
-/// Below this table length scanning ahead does not pay (and the ahead window would reach the
-/// heaps being computed).
+/// Below this table length working ahead does not pay.
 const PARALLEL_FROM: usize = 1 << 16;
-
-/// The most split digits the parallel path tracks per heap; games with more are computed
-/// sequentially.
-const MAX_SPLITS: usize = 16;
 
 /// The first table length at which the mask is chosen; below it every heap is rare.
 const FIRST_REVIEW: usize = 64;
@@ -83,10 +93,6 @@ pub struct SparseEngine {
     /// `by_parity[p]`: the values whose masked popcount has parity p, increasing, then
     /// [`NO_VALUE`].
     by_parity: [Vec<u32>; 2],
-    /// Pairs per split and heap that the second thread scans ahead.
-    prescan_budget: usize,
-    /// Pairs the first thread scanned itself in the current block.
-    scanned_after_prescan: usize,
     /// `seen[v] == n + 1` when v is known to be an option of the heap n being computed.
     seen: Box<[u32; 1 << 16]>,
     /// The heaps n >= 1 whose value has even parity, increasing.
@@ -95,6 +101,15 @@ pub struct SparseEngine {
     rare_values: Vec<u16>,
     rare_at_choice: usize,
     next_review: usize,
+    /// Counts the choices of the mask: a rare list read ahead is only a prefix of the current
+    /// one while this is unchanged.
+    epoch: u64,
+    /// The table bit-sliced, for the last few values the scan confirms.
+    sliced: Sliced,
+    /// Scratch for `scan`: (m, last) per split digit, and the values left to confirm.
+    ranges: Vec<(usize, usize)>,
+    targets: Vec<u16>,
+    scratch: Box<Scratch>,
 }
 
 impl SparseEngine {
@@ -119,6 +134,16 @@ impl SparseEngine {
     /// assert_eq!(a.values(), b.values());
     /// ```
     pub fn resume(game: &OctalGame, values: Vec<u16>) -> Result<Self, GrundyError> {
+        Self::resume_with_window(game, values, WINDOW)
+    }
+
+    /// [`SparseEngine::resume`] with the bit-sliced table holding `window` heaps (tests make it
+    /// small to reach the splits beyond it).
+    fn resume_with_window(
+        game: &OctalGame,
+        values: Vec<u16>,
+        window: usize,
+    ) -> Result<Self, GrundyError> {
         if game.has_three_heap_moves() {
             return Err(GrundyError::Unsupported(format!(
                 "the sparse engine handles splits into two heaps only; {game} splits into three \
@@ -153,8 +178,6 @@ impl SparseEngine {
             twist_allowed,
             split_parity,
             by_parity: [Vec::new(), Vec::new()],
-            prescan_budget: 1024,
-            scanned_after_prescan: 0,
             seen: vec![0u32; 1 << 16]
                 .into_boxed_slice()
                 .try_into()
@@ -163,7 +186,15 @@ impl SparseEngine {
             rare_values: Vec::new(),
             rare_at_choice: 0,
             next_review: FIRST_REVIEW,
+            epoch: 0,
+            sliced: Sliced::new(window),
+            ranges: Vec::new(),
+            targets: Vec::new(),
+            scratch: Box::new(Scratch::new()),
         };
+        for &v in &engine.g {
+            engine.sliced.push(v);
+        }
         engine.choose_mask();
         Ok(engine)
     }
@@ -206,9 +237,10 @@ impl SparseEngine {
         Ok(())
     }
 
-    /// Computes values until G(max) is known, with the second of rayon's threads scanning
-    /// splits of the next block of heaps ahead of the first (see [`Prescan`]). The values are
-    /// the same as [`SparseEngine::extend_to`]'s for any number of threads.
+    /// Computes values until G(max) is known, with the second of rayon's threads marking the
+    /// pairs of rare heaps of the next block of heaps while the first computes this block (see
+    /// `PrescanJob`). The values are the same as [`SparseEngine::extend_to`]'s for any number
+    /// of threads.
     ///
     /// ```
     /// use zermelo_grundy::{OctalGame, SparseEngine};
@@ -219,94 +251,101 @@ impl SparseEngine {
     /// assert_eq!(a.values(), b.values());
     /// ```
     pub fn extend_to_parallel(&mut self, max: usize) -> Result<(), GrundyError> {
-        if self.splits.is_empty()
-            || self.splits.len() > MAX_SPLITS
-            || rayon::current_num_threads() < 2
-        {
+        self.extend_to_parallel_from(max, PARALLEL_FROM, PARALLEL_MIN_RARE_PAIRS, false)
+    }
+
+    /// [`SparseEngine::extend_to_parallel`] with the thresholds as arguments, and the choice of
+    /// sharing every block (tests use them to share every block of small tables).
+    fn extend_to_parallel_from(
+        &mut self,
+        max: usize,
+        from: usize,
+        min_rare_pairs: usize,
+        always_share: bool,
+    ) -> Result<(), GrundyError> {
+        if self.splits.is_empty() || rayon::current_num_threads() < 2 {
             return self.extend_to(max);
         }
-        while self.g.len() <= max && self.g.len() < PARALLEL_FROM {
+        while self.g.len() <= max && self.g.len() < from {
             self.step()?;
         }
         let mut ahead: Option<Prescan> = None;
+        // Sharing a block only pays when the second thread has a core of its own, which on a
+        // busy machine it may not: in each period of blocks, the second block computed alone and
+        // the second computed shared are timed, and the rest of the period goes the faster way.
+        // Which way a block goes never changes its values.
+        let mut period_block = 0;
+        let mut seconds = [f64::INFINITY; 2];
         while self.g.len() <= max {
             let n0 = self.g.len();
             let n1 = (n0 + PRESCAN_BLOCK).min(max + 1);
-            if self.rare.len() * self.splits.len() < PARALLEL_MIN_RARE_PAIRS {
+            if self.rare.len() * self.splits.len() < min_rare_pairs {
                 ahead = None;
                 self.extend_to(n1 - 1)?;
                 continue;
             }
-            let current = match ahead.take() {
-                Some(p) => p,
-                None => self.prescan_job(n0, n1, n0).run(),
+            let shared = match period_block {
+                _ if always_share => true,
+                0 | 1 => false,
+                2 | 3 => true,
+                _ => seconds[1] <= seconds[0],
             };
-            let next_job = (n1 <= max).then(|| {
-                let n2 = (n1 + PRESCAN_BLOCK).min(max + 1);
-                self.prescan_job(n1, n2, n0)
-            });
-            let (done, next) = rayon::join(
-                || -> Result<(), GrundyError> {
-                    for n in n0..n1 {
-                        self.step_with(Some((&current, n)))?;
-                    }
-                    Ok(())
-                },
-                || next_job.map(PrescanJob::run),
-            );
-            done?;
-            ahead = next;
-            let scanned = std::mem::take(&mut self.scanned_after_prescan) / (n1 - n0);
-            let first_thread = self.rare.len() * self.splits.len() + scanned;
-            self.prescan_budget = ((self.prescan_budget + first_thread / self.splits.len()) / 2)
-                .clamp(PRESCAN_MIN, PRESCAN_MAX);
+            let timed = matches!(period_block, 1 | 3);
+            period_block = (period_block + 1) % PROBE_PERIOD;
+            let start = std::time::Instant::now();
+            if !shared {
+                ahead = None;
+                self.extend_to(n1 - 1)?;
+            } else {
+                // A block read ahead with another mask covers other pairs: it is left unused.
+                let current = match ahead.take() {
+                    Some(p) if p.epoch == self.epoch => p,
+                    _ => self.prescan_job(n0, n1, n0).run(),
+                };
+                let next_job = (n1 <= max).then(|| {
+                    let n2 = (n1 + PRESCAN_BLOCK).min(max + 1);
+                    self.prescan_job(n1, n2, n0)
+                });
+                let (done, next) = rayon::join(
+                    || -> Result<(), GrundyError> {
+                        for n in n0..n1 {
+                            self.step_with(Some((&current, n)))?;
+                        }
+                        Ok(())
+                    },
+                    || next_job.map(PrescanJob::run),
+                );
+                done?;
+                ahead = next;
+            }
+            if timed {
+                seconds[usize::from(shared)] = start.elapsed().as_secs_f64() / (n1 - n0) as f64;
+            }
         }
         Ok(())
     }
 
-    /// The work of scanning ahead for heaps first..end using only values below `known`.
+    /// The work of marking ahead the rare pairs of heaps first..end whose other heap is below
+    /// `known`.
     fn prescan_job(&self, first: usize, end: usize, known: usize) -> PrescanJob {
-        let budget = self.prescan_budget;
-        let mut ranges = Vec::new();
-        let (mut lowest, mut highest) = (usize::MAX, 0);
-        for n in first..end {
-            for &(k, unequal) in &self.splits {
-                // (lo, last): the a's of pairs (a, m - a) scanned ahead; empty when lo > last.
-                let range = if k + 2 > n {
-                    (1, 0)
-                } else {
-                    let m = n - k;
-                    let last = if unequal && m % 2 == 0 {
-                        m / 2 - 1
-                    } else {
-                        m / 2
-                    };
-                    let lo = (last + 1)
-                        .saturating_sub(budget)
-                        .max(1)
-                        .max(m + 1 - known.min(m));
-                    if lo <= last {
-                        lowest = lowest.min(lo);
-                        highest = highest.max(m - lo);
-                    }
-                    (lo, last)
-                };
-                ranges.push(range);
-            }
-        }
-        let window = if lowest <= highest {
-            self.g[lowest..=highest].to_vec()
-        } else {
-            lowest = 0;
-            Vec::new()
-        };
+        let largest_rare = self.rare.last().map_or(0, |&r| r as usize);
+        let smallest_m = first.saturating_sub(self.splits.last().map_or(0, |&(k, _)| k));
+        // The other heaps m - r lie in offset..known.
+        let offset = known
+            .saturating_sub(PRESCAN_WINDOW)
+            .max(smallest_m.saturating_sub(largest_rare))
+            .max(1)
+            .min(known);
         PrescanJob {
             first,
             count: end - first,
-            splits: self.splits.iter().map(|&(k, _)| k).collect(),
-            ranges,
-            window,
-            offset: lowest,
+            splits: self.splits.clone(),
+            rare: self.rare.clone(),
+            rare_values: self.rare_values.clone(),
+            epoch: self.epoch,
+            known,
+            window: self.g[offset..known].to_vec(),
+            offset,
             bound: value_bound(self.max_value),
         }
     }
@@ -331,6 +370,7 @@ impl SparseEngine {
         }
         let v = self.compute(n, ahead)?;
         self.g.push(v);
+        self.sliced.push(v);
         if n >= 1 {
             self.hist[n % 2][usize::from(v)] += 1;
             if !self.key(n, v) {
@@ -364,25 +404,15 @@ impl SparseEngine {
         let stamp = n as u32 + 1;
         let g = &self.g[..];
         let seen = &mut *self.seen;
-        // The splits scanned ahead: their values are options, and the scan below stops where
-        // theirs began.
-        let mut stops = [usize::MAX; MAX_SPLITS];
+        // The rare pairs marked ahead, when they were chosen with the current mask.
+        let ahead = ahead.filter(|(pre, _)| pre.epoch == self.epoch);
         if let Some((pre, heap)) = ahead {
             debug_assert_eq!(heap, n);
             let i = n - pre.first;
-            for (v, &mark) in pre.marks[i * pre.bound..(i + 1) * pre.bound]
-                .iter()
-                .enumerate()
-            {
-                if mark != 0 {
-                    seen[v] = stamp;
-                }
-            }
-            let per = self.splits.len();
-            for (j, &(lo, last)) in pre.ranges[i * per..(i + 1) * per].iter().enumerate() {
-                if lo <= last {
-                    stops[j] = lo - 1;
-                }
+            let marks = &pre.marks[i * pre.bound..(i + 1) * pre.bound];
+            // Unconditional stores: about half the values are marked, in no predictable order.
+            for (s, &mark) in seen[..pre.bound].iter_mut().zip(marks) {
+                *s = if mark != 0 { stamp } else { *s };
             }
         }
         for &(k, d) in &self.singles {
@@ -397,23 +427,27 @@ impl SparseEngine {
                 seen[usize::from(g[m])] = stamp;
             }
         }
-        for &(k, unequal) in &self.splits {
+        for (j, &(k, unequal)) in self.splits.iter().enumerate() {
             if k + 2 > n {
                 break;
             }
             let m = n - k;
-            let count = self.rare.partition_point(|&r| (r as usize) < m);
-            let rare = self.rare[..count].iter().zip(&self.rare_values[..count]);
-            if unequal && m % 2 == 0 {
-                for (&r, &v) in rare {
-                    if r as usize != m / 2 {
-                        seen[usize::from(v ^ g[m - r as usize])] = stamp;
-                    }
-                }
+            let rare = &self.rare[..];
+            let count = if rare.last().is_some_and(|&r| (r as usize) < m) {
+                rare.len()
             } else {
-                for (&r, &v) in rare {
-                    seen[usize::from(v ^ g[m - r as usize])] = stamp;
+                rare.partition_point(|&r| (r as usize) < m)
+            };
+            let (rare, values) = (&rare[..count], &self.rare_values[..count]);
+            match ahead {
+                Some((pre, _)) => {
+                    // The rare heaps rare[lo..hi] were paired ahead.
+                    let (lo, hi) = pre.covered[(n - pre.first) * self.splits.len() + j];
+                    let (lo, hi) = (lo as usize, (hi as usize).min(count));
+                    mark_rare_pairs(seen, g, m, unequal, &rare[..lo], &values[..lo], stamp);
+                    mark_rare_pairs(seen, g, m, unequal, &rare[hi..], &values[hi..], stamp);
                 }
+                None => mark_rare_pairs(seen, g, m, unequal, rare, values, stamp),
             }
         }
         // Common pairs make values of parity twist·(s mod 2) (s = n - k, the same parity for
@@ -431,60 +465,175 @@ impl SparseEngine {
         while self.seen(confirm[low], stamp) {
             low += 1;
         }
-        if confirm[low] < common {
-            let seen = &mut *self.seen;
-            // The split digits are scanned side by side, a block of a's at a time: a value
-            // that one digit makes only in its preperiod may come at once from another digit.
-            // Pairs (a, m - a) for a = 1..=last; within a block the stores do not depend on
-            // each other, and the smallest unconfirmed value is looked at once per block.
-            let ranges: Vec<(usize, usize)> = self
-                .splits
+        let v = if confirm[low] < common {
+            self.scan(n, stamp, low, common, common_made)
+        } else {
+            common
+        };
+        u16::try_from(v).map_err(|_| GrundyError::ValueOverflow {
+            at: format!("heap {n}"),
+        })
+    }
+
+    /// The value of heap n once every option made with a rare heap is marked with `stamp`:
+    /// `common` (the smallest rare-made value that is not an option) unless a smaller value of
+    /// the parity `confirm_parity` is missing; `confirm[low]`, the smallest value of that parity
+    /// not marked yet, is below `common`. The splits of the common heaps are scanned from the
+    /// smallest, side by side for all split digits (a value that one digit makes only in its
+    /// preperiod may come at once from another digit), marking their values, until the values
+    /// left to confirm are few; those are then looked for 64 splits at a time in the bit-sliced
+    /// table.
+    fn scan(
+        &mut self,
+        n: usize,
+        stamp: u32,
+        mut low: usize,
+        common: u32,
+        confirm_parity: usize,
+    ) -> u32 {
+        let g = &self.g[..];
+        let seen = &mut *self.seen;
+        let confirm = &self.by_parity[confirm_parity];
+        let ranges = &mut self.ranges;
+        ranges.clear();
+        // Pairs (a, m - a) for a = 1..=last.
+        ranges.extend(
+            self.splits
                 .iter()
-                .zip(stops)
-                .filter(|&(&(k, _), _)| k + 2 <= n)
-                .map(|(&(k, unequal), stop)| {
+                .filter(|&&(k, _)| k + 2 <= n)
+                .map(|&(k, unequal)| {
                     let m = n - k;
                     let last = if unequal && m % 2 == 0 {
                         m / 2 - 1
                     } else {
                         m / 2
                     };
-                    (m, last.min(stop))
-                })
-                .collect();
-            let longest = ranges.iter().map(|&(_, last)| last).max().unwrap_or(0);
-            let mut start = 1;
-            'scan: while start <= longest {
-                let end = (start + SCAN_BLOCK - 1).min(longest);
-                for &(m, last) in &ranges {
-                    if start > last {
+                    (m, last)
+                }),
+        );
+        let longest = ranges.iter().map(|&(_, last)| last).max().unwrap_or(0);
+        let unmarked = |seen: &[u32; 1 << 16], v: u32| v >= NO_VALUE || seen[v as usize] != stamp;
+        let mut start = 1;
+        let mut check_at = SLICED_FIRST_CHECK;
+        while start <= longest {
+            // Blocks end at multiples of SCAN_BLOCK, so that the bit-sliced pass starts on a
+            // word.
+            let end = (start | (SCAN_BLOCK - 1)).min(longest);
+            for &(m, last) in ranges.iter() {
+                if start > last {
+                    continue;
+                }
+                let end = end.min(last);
+                let small = &g[start..=end];
+                let large = &g[m - end..=m - start];
+                for (&x, &y) in small.iter().zip(large.iter().rev()) {
+                    seen[usize::from(x ^ y)] = stamp;
+                }
+            }
+            while !unmarked(seen, confirm[low]) {
+                low += 1;
+            }
+            if confirm[low] > common {
+                return common;
+            }
+            start = end + 1;
+            if start == check_at {
+                check_at *= 2;
+                // The values left to confirm (all below 2^planes: a value above every split's
+                // is not an option, and caps the answer).
+                let planes = self.sliced.planes();
+                let most = SLICED_TARGET_PLANES / planes;
+                let mut cap = common;
+                let mut count = 0;
+                for &v in &confirm[low..] {
+                    if v >= cap {
+                        break;
+                    }
+                    if seen[v as usize] == stamp {
                         continue;
                     }
+                    if v >> planes != 0 {
+                        cap = v;
+                        break;
+                    }
+                    count += 1;
+                    if count > most {
+                        break;
+                    }
+                }
+                let few = count <= most;
+                if few {
+                    let targets = &mut self.targets;
+                    targets.clear();
+                    targets.extend(
+                        confirm[low..]
+                            .iter()
+                            .take_while(|&&v| v < cap)
+                            .filter(|&&v| seen[v as usize] != stamp)
+                            .map(|&v| v as u16),
+                    );
+                }
+                if few {
+                    return self.scan_sliced(n, stamp, start, cap);
+                }
+            }
+        }
+        // Every split has been seen: confirm[low] is not an option.
+        confirm[low]
+    }
+
+    /// Goes on with `scan` from the splits (start, m - start) on, looking for the values in
+    /// `self.targets` in the bit-sliced table; the value is the smallest not found, else `cap`.
+    fn scan_sliced(&mut self, n: usize, stamp: u32, start: usize, cap: u32) -> u32 {
+        let targets = &mut self.targets;
+        let sliced = &self.sliced;
+        let ranges = &self.ranges;
+        // The splits the bit-sliced table holds, then those it does not.
+        let held = |m: usize, last: usize| last.min(sliced.last_held(n, m));
+        let longest_held = ranges
+            .iter()
+            .map(|&(m, last)| held(m, last))
+            .max()
+            .unwrap_or(0);
+        let mut a = start;
+        while a <= longest_held && !targets.is_empty() {
+            for &(m, last) in ranges {
+                let last = held(m, last);
+                if a <= last {
+                    sliced.confirm_block(m, a, last, targets, &mut self.scratch);
+                }
+            }
+            a += 64;
+        }
+        if !targets.is_empty() {
+            let g = &self.g[..];
+            let seen = &mut *self.seen;
+            let longest = ranges.iter().map(|&(_, last)| last).max().unwrap_or(0);
+            let mut start = ranges
+                .iter()
+                .map(|&(m, last)| held(m, last) + 1)
+                .min()
+                .unwrap_or(start)
+                .max(start);
+            while start <= longest && !targets.is_empty() {
+                let end = (start + SCAN_BLOCK - 1).min(longest);
+                for &(m, last) in ranges {
+                    let first = start.max(held(m, last) + 1);
                     let end = end.min(last);
-                    let small = &g[start..=end];
-                    let large = &g[m - end..=m - start];
+                    if first > end {
+                        continue;
+                    }
+                    let small = &g[first..=end];
+                    let large = &g[m - end..=m - first];
                     for (&x, &y) in small.iter().zip(large.iter().rev()) {
                         seen[usize::from(x ^ y)] = stamp;
                     }
-                    self.scanned_after_prescan += end + 1 - start;
                 }
-                loop {
-                    let v = confirm[low];
-                    if v >= NO_VALUE || seen[v as usize] != stamp {
-                        break;
-                    }
-                    low += 1;
-                }
-                if confirm[low] > common {
-                    break 'scan;
-                }
+                targets.retain(|&t| seen[usize::from(t)] != stamp);
                 start = end + 1;
             }
         }
-        let v = confirm[low].min(common);
-        u16::try_from(v).map_err(|_| GrundyError::ValueOverflow {
-            at: format!("heap {n}"),
-        })
+        targets.iter().map(|&t| u32::from(t)).min().unwrap_or(cap)
     }
 
     /// Picks the mask and twist with the fewest rare heaps for the values so far (by
@@ -545,61 +694,126 @@ impl SparseEngine {
             }
         }
         self.rare_at_choice = self.rare.len();
+        self.epoch += 1;
         self.next_review = (2 * self.g.len()).max(FIRST_REVIEW);
     }
 }
 
-/// What the thread scanning ahead needs: a copy of the values it reads, so that it shares
-/// nothing with the thread that appends to the table.
+/// Marks the values of the splits (r, m - r) of the rare heaps r (all below m), leaving out
+/// (m/2, m/2) when the split must be unequal.
+fn mark_rare_pairs(
+    seen: &mut [u32; 1 << 16],
+    g: &[u16],
+    m: usize,
+    unequal: bool,
+    rare: &[u32],
+    values: &[u16],
+    stamp: u32,
+) {
+    if unequal && m % 2 == 0 {
+        let i = rare.partition_point(|&r| (r as usize) < m / 2);
+        if rare.get(i) == Some(&(m as u32 / 2)) {
+            mark_pairs(seen, g, m, &rare[..i], &values[..i], stamp);
+            mark_pairs(seen, g, m, &rare[i + 1..], &values[i + 1..], stamp);
+            return;
+        }
+    }
+    mark_pairs(seen, g, m, rare, values, stamp);
+}
+
+/// Marks the values of the splits (r, m - r) (every r below m).
+#[inline(never)]
+fn mark_pairs(
+    seen: &mut [u32; 1 << 16],
+    g: &[u16],
+    m: usize,
+    rare: &[u32],
+    values: &[u16],
+    stamp: u32,
+) {
+    let g = &g[..m];
+    let mut rare4 = rare.chunks_exact(4);
+    let mut values4 = values.chunks_exact(4);
+    for (r, v) in (&mut rare4).zip(&mut values4) {
+        let x = [
+            v[0] ^ g[m - r[0] as usize],
+            v[1] ^ g[m - r[1] as usize],
+            v[2] ^ g[m - r[2] as usize],
+            v[3] ^ g[m - r[3] as usize],
+        ];
+        for x in x {
+            seen[usize::from(x)] = stamp;
+        }
+    }
+    for (&r, &v) in rare4.remainder().iter().zip(values4.remainder()) {
+        seen[usize::from(v ^ g[m - r as usize])] = stamp;
+    }
+}
+
+/// What the thread working ahead needs: the rare heaps as they are now and a copy of the values
+/// it reads, so that it shares nothing with the thread that appends to the table. It marks the
+/// pairs (r, m - r) whose other heap m - r is known (below `known`) and within the copy; the
+/// first thread pairs the others (the smallest rare heaps, and those found since).
 struct PrescanJob {
     first: usize,
     count: usize,
-    /// k of each split digit.
-    splits: Vec<usize>,
-    /// (lo, last) per heap and split: pairs (a, m - a) for lo <= a <= last.
-    ranges: Vec<(usize, usize)>,
-    /// Values offset..offset + window.len().
+    splits: Vec<(usize, bool)>,
+    rare: Vec<u32>,
+    rare_values: Vec<u16>,
+    epoch: u64,
+    known: usize,
+    /// Values offset..known.
     window: Vec<u16>,
     offset: usize,
     /// A power of two above every value in the window.
     bound: usize,
 }
 
-/// Options found ahead: for each heap of a block, a byte per value (nonzero: an option), and the
-/// pairs that were scanned.
+/// Rare pairs marked ahead: for each heap of a block, a byte per value (nonzero: an option), and
+/// per heap and split digit the range lo..hi of the rare list that was paired.
 struct Prescan {
     first: usize,
+    epoch: u64,
     bound: usize,
     marks: Vec<u8>,
-    ranges: Vec<(usize, usize)>,
+    covered: Vec<(u32, u32)>,
 }
 
 impl PrescanJob {
     fn run(self) -> Prescan {
         let mut marks = vec![0u8; self.count * self.bound];
-        let per = self.splits.len();
+        let mut covered = Vec::with_capacity(self.count * self.splits.len());
         let w = &self.window;
         for i in 0..self.count {
             let n = self.first + i;
             let row = &mut marks[i * self.bound..(i + 1) * self.bound];
-            for (j, &k) in self.splits.iter().enumerate() {
-                let (lo, last) = self.ranges[i * per + j];
-                if lo > last {
+            for &(k, unequal) in &self.splits {
+                if k + 2 > n {
+                    covered.push((0, 0));
                     continue;
                 }
                 let m = n - k;
-                let small = &w[lo - self.offset..=last - self.offset];
-                let large = &w[m - last - self.offset..=m - lo - self.offset];
-                for (&x, &y) in small.iter().zip(large.iter().rev()) {
-                    row[usize::from(x ^ y)] = 1;
+                // offset <= m - r < known, r >= 1.
+                let r_lo = (m + 1).saturating_sub(self.known).max(1);
+                let r_hi = m.saturating_sub(self.offset.max(1));
+                let lo = self.rare.partition_point(|&r| (r as usize) < r_lo);
+                let hi = self.rare.partition_point(|&r| (r as usize) <= r_hi).max(lo);
+                covered.push((lo as u32, hi as u32));
+                for (&r, &v) in self.rare[lo..hi].iter().zip(&self.rare_values[lo..hi]) {
+                    let r = r as usize;
+                    if unequal && 2 * r == m {
+                        continue;
+                    }
+                    row[usize::from(v ^ w[m - r - self.offset])] = 1;
                 }
             }
         }
         Prescan {
             first: self.first,
+            epoch: self.epoch,
             bound: self.bound,
             marks,
-            ranges: self.ranges,
+            covered,
         }
     }
 }
@@ -609,15 +823,16 @@ mod tests {
     use super::*;
     use crate::naive;
 
+    /// Compares the sparse engine with the naive one, with the full bit-sliced window and with
+    /// windows small enough that most splits beyond the first few are confirmed by marking.
     fn check(code: &str, max: usize) {
         let game: OctalGame = code.parse().unwrap();
-        let mut engine = SparseEngine::new(&game).unwrap();
-        engine.extend_to(max).unwrap();
-        assert_eq!(
-            engine.values(),
-            &naive::values(&game, max).unwrap()[..],
-            "{code}"
-        );
+        let expected = naive::values(&game, max).unwrap();
+        for window in [WINDOW, 128, 512] {
+            let mut engine = SparseEngine::resume_with_window(&game, Vec::new(), window).unwrap();
+            engine.extend_to(max).unwrap();
+            assert_eq!(engine.values(), &expected[..], "{code}, window {window}");
+        }
     }
 
     #[test]
@@ -664,6 +879,32 @@ mod tests {
             pool.install(|| {
                 for target in [70_000, 70_001, 85_555, max] {
                     two.extend_to_parallel(target.min(max)).unwrap();
+                }
+            });
+            assert_eq!(one.values(), two.values(), "{code}");
+        }
+    }
+
+    #[test]
+    fn working_ahead_from_the_start_gives_the_sequential_values() {
+        // Thresholds lowered so that every block of small tables is shared, whatever the number
+        // of rare heaps, and masks are re-chosen while blocks are read ahead.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let codes = [
+            "0.77", "0.07", "0.137", "0.007", "0.16", "0.6", "4!.0", "4.07", "0.4!4", "0.57",
+            "0.777", "0.0707", "0.4", "0.54", "0.37",
+        ];
+        for code in codes {
+            let game: OctalGame = code.parse().unwrap();
+            let mut one = SparseEngine::new(&game).unwrap();
+            one.extend_to(6000).unwrap();
+            let mut two = SparseEngine::new(&game).unwrap();
+            pool.install(|| {
+                for target in [100, 1500, 1501, 4097, 6000] {
+                    two.extend_to_parallel_from(target, 0, 0, true).unwrap();
                 }
             });
             assert_eq!(one.values(), two.values(), "{code}");
