@@ -121,7 +121,10 @@ impl<'a> Search<'a> {
     /// who makes the last move loses too: the opponent, never short of a cell outside the chain
     /// at their turn (there is an odd number of them then), leaves the key for the owner's
     /// last move. The opponent's first move in both is a cell outside the chain if there is
-    /// one (it cannot connect them, as the owner ends up connected).
+    /// one (it cannot connect them, as the owner ends up connected). A semi chain and a second
+    /// chain avoiding its cells make a full one: with two semi chains, their keys are one more
+    /// pair (whichever key the owner gets completes its chain); a full second chain is full on
+    /// its own.
     ///
     /// Misère, dead cells: if the mover has a winning move m, a stone on a dead cell d wins too,
     /// so d is the only move searched. Misère Hex is decided by the full board (the loser is
@@ -243,10 +246,17 @@ impl<'a> Search<'a> {
                         }
                     }
                 }
-                // Pairing strategies, as explained above: a chain loses for its owner.
+                // Pairing strategies, as explained above: a chain loses for its owner. Two semi
+                // chains with disjoint cells make a full one: their keys are one more pair.
+                let second = |stones, cells: Bitboard, a, b| {
+                    vc::chain(g, stones, empty.minus(cells), a, b, true) != Chain::None
+                };
                 match vc::chain(g, mine, empty, ma, mb, true) {
                     Chain::Full(_) => return Analysis::Decided(false, None),
                     Chain::Semi(..) if mover_moves_last => return Analysis::Decided(false, None),
+                    Chain::Semi(key, carrier) if second(mine, carrier.with(key), ma, mb) => {
+                        return Analysis::Decided(false, None)
+                    }
                     _ => {}
                 }
                 let reply = match vc::chain(g, theirs, empty, ta, tb, true) {
@@ -256,12 +266,23 @@ impl<'a> Search<'a> {
                     Chain::Semi(key, carrier) if !mover_moves_last => {
                         self.first_in_order(safe.minus(carrier.with(key)))
                     }
+                    Chain::Semi(key, carrier) => {
+                        let cells = carrier.with(key);
+                        let other = match vc::chain(g, theirs, empty.minus(cells), ta, tb, true) {
+                            Chain::Full(other) => Some(other),
+                            Chain::Semi(k, other) => Some(other.with(k)),
+                            Chain::None => None,
+                        };
+                        other.and_then(|other| {
+                            self.first_in_order(safe.minus(cells | other))
+                                .or_else(|| self.first_in_order(safe))
+                        })
+                    }
                     _ => None,
                 };
                 if let Some(m) = reply {
                     return Analysis::Decided(true, Some(m));
-                }
-                // A stone on a dead cell is as good as the best move (proof above).
+                } // A stone on a dead cell is as good as the best move (proof above).
                 match self.first_in_order(safe & self.dead.find(node.black, node.white)) {
                     Some(d) => Bitboard::single(d),
                     None => safe,
