@@ -385,7 +385,7 @@ mod tests {
         let jobs = parse(include_str!("../../../../jobs/overnight.toml")).unwrap();
         assert!(jobs
             .iter()
-            .any(|j| j.kind == Kind::HexParity { max_size: 4 }));
+            .any(|j| j.kind == Kind::HexParity { max_size: 5 }));
         assert_eq!(jobs.iter().filter(|j| j.table_file().is_some()).count(), 12);
     }
 
