@@ -198,9 +198,9 @@ fn openings_agree_with_the_oracle_and_across_thread_counts() {
     }
 }
 
-/// With one thread the reported move is the same from run to run; with any number it wins.
+/// The reported move wins, and is the same from run to run and for any thread count.
 #[test]
-fn the_reported_winning_move_wins_and_one_thread_repeats_it() {
+fn the_reported_winning_move_wins_and_repeats() {
     let p = Position::from_moves(4, "a1").unwrap();
     let all = solver(Rules::Normal, 1).solve(&p, true).unwrap();
     let winning = all.winning_moves.unwrap();
@@ -209,6 +209,7 @@ fn the_reported_winning_move_wins_and_one_thread_repeats_it() {
     let two = solver(Rules::Normal, 2).solve(&p, false).unwrap();
     assert_eq!(one.winner, Player::White);
     assert_eq!(one.winning_move, again.winning_move);
+    assert_eq!(one.winning_move, two.winning_move);
     for s in [one, two] {
         assert!(winning.contains(&s.winning_move.unwrap()), "{s:?}");
     }

@@ -1,10 +1,8 @@
-//! The search itself: a win/loss negamax over positions, with the transposition table, sound
-//! pruning, and a parallel top (young-brothers-wait: the first child alone, then the others in
-//! parallel) over rayon's work-stealing pool.
+//! The search itself: depth-first proof-number search over positions, with the transposition
+//! table and sound pruning. One search runs on one thread; the solver runs several at once
+//! (openings, or every move of a position), all sharing the table.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use rayon::prelude::*;
+use std::sync::atomic::AtomicU64;
 
 use crate::tt::{TranspositionTable, TtData, MAX_PN};
 use crate::{Bitboard, Geometry};
@@ -56,8 +54,6 @@ pub(crate) struct Search<'a> {
     pub g: &'static Geometry,
     /// Cells in the order moves are tried: centre first.
     pub order: Vec<u8>,
-    /// Nodes at or above this many empty cells are split between threads.
-    pub split_empties: u32,
     pub nodes: AtomicU64,
     dead: DeadCells,
 }
@@ -70,7 +66,6 @@ impl<'a> Search<'a> {
             rules,
             g,
             order: centre_first(n),
-            split_empties: (n * n).saturating_sub(4).max(1) as u32,
             nodes: AtomicU64::new(0),
             dead: DeadCells::new(g),
         }
@@ -476,40 +471,6 @@ impl<'a> Search<'a> {
                 work: work_log(work),
             },
         );
-    }
-
-    /// Parallel search: near the root, the first child is searched alone and the others in
-    /// parallel if it did not already win; below the split threshold it is [`Search::search`].
-    pub fn par_search(&self, node: Node) -> bool {
-        let empties = self.g.board.minus(node.black | node.white).count();
-        if empties < self.split_empties || rayon::current_num_threads() == 1 {
-            let mut nodes = 0;
-            let win = self.search(node, &mut nodes);
-            self.nodes.fetch_add(nodes, Ordering::Relaxed);
-            return win;
-        }
-        self.nodes.fetch_add(1, Ordering::Relaxed);
-        let moves = match self.analyse(node) {
-            Analysis::Decided(win, _) => return win,
-            Analysis::Moves(m) => m,
-        };
-        let (kb, kw) = self.key(node);
-        if let Some(TtData::Solved { win, .. }) = self.tt.probe(kb, kw) {
-            return win;
-        }
-        let before = self.nodes.load(Ordering::Relaxed);
-        let moves: Vec<usize> = self.ordered(moves).collect();
-        let best = if self.par_search(node.play(moves[0])) {
-            moves[1..]
-                .par_iter()
-                .copied()
-                .find_any(|&cell| !self.par_search(node.play(cell)))
-        } else {
-            Some(moves[0])
-        };
-        let work = self.nodes.load(Ordering::Relaxed).saturating_sub(before);
-        self.store_solved(kb, kw, best.is_some(), best.map(|b| b as u8), work);
-        best.is_some()
     }
 
     /// The winning move that the table holds for a node just proven a win, checked against the
