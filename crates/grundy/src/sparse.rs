@@ -547,8 +547,11 @@ impl SparseEngine {
                 // is not an option, and caps the answer).
                 let planes = self.sliced.planes();
                 let most = SLICED_TARGET_PLANES / planes;
+                // Gathered in one pass, given up on as soon as there are too many.
                 let mut cap = common;
-                let mut count = 0;
+                let targets = &mut self.targets;
+                targets.clear();
+                let mut few = true;
                 for &v in &confirm[low..] {
                     if v >= cap {
                         break;
@@ -560,22 +563,11 @@ impl SparseEngine {
                         cap = v;
                         break;
                     }
-                    count += 1;
-                    if count > most {
+                    if targets.len() == most {
+                        few = false;
                         break;
                     }
-                }
-                let few = count <= most;
-                if few {
-                    let targets = &mut self.targets;
-                    targets.clear();
-                    targets.extend(
-                        confirm[low..]
-                            .iter()
-                            .take_while(|&&v| v < cap)
-                            .filter(|&&v| seen[v as usize] != stamp)
-                            .map(|&v| v as u16),
-                    );
+                    targets.push(v as u16);
                 }
                 if few {
                     return self.scan_sliced(n, stamp, start, cap);
