@@ -6,10 +6,14 @@
 #
 # Usage: scripts/bench-grundy.sh             (all runs, one thread: zermelo's default)
 #        THREADS=2 scripts/bench-grundy.sh   (octal runs with --threads 2)
+#        Z=/tmp/zermelo-old scripts/bench-grundy.sh   (another binary, not built: to time an
+#                                                      old and a new build one after the other)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -p zermelo >&2
-Z=target/release/zermelo
+if [ -z "${Z:-}" ]; then
+    cargo build --release -p zermelo >&2
+    Z=target/release/zermelo
+fi
 THREADS=${THREADS:-1}
 
 run() {

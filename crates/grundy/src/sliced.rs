@@ -90,23 +90,7 @@ impl Sliced {
         // Planes in groups of four; x stays zero above `planes`.
         let planes = self.planes;
         let groups = planes.div_ceil(4);
-        let mut x = [0u64; MAX_PLANES];
-        let f = &self.forward[(first >> 6) * MAX_PLANES..][..MAX_PLANES];
-        let pos = first.wrapping_sub(m) & (self.window - 1);
-        let (i, s) = (pos >> 6, (pos & 63) as u32);
-        let q0 = &self.ring[i * MAX_PLANES..][..MAX_PLANES];
-        let next = (i + 1) & (self.window / 64 - 1);
-        let q1 = &self.ring[next * MAX_PLANES..][..MAX_PLANES];
-        for (((xb, &fb), &lo), &hi) in x.iter_mut().zip(f).zip(q0).zip(q1).take(planes) {
-            // The two-step left shift is zero, not undefined, when s = 0.
-            *xb = fb ^ (lo >> s) ^ ((hi << 1) << (63 - s));
-        }
-        let count = last - first + 1;
-        let valid = if count >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << count) - 1
-        };
+        let (x, valid) = self.splits(m, first, last);
         if targets.len() <= 2 {
             // Too few values to pay for the tables below.
             targets.retain(|&t| {
@@ -146,16 +130,121 @@ impl Sliced {
     }
 }
 
-/// Working space of [`Sliced::confirm_block`], kept between calls.
+impl Sliced {
+    /// The values of the splits (a, m - a), a = first..first + 64, plane by plane (zero above
+    /// `planes`), and the mask of those with `a <= last`.
+    #[inline(always)]
+    fn splits(&self, m: usize, first: usize, last: usize) -> ([u64; MAX_PLANES], u64) {
+        let mut x = [0u64; MAX_PLANES];
+        let f = &self.forward[(first >> 6) * MAX_PLANES..][..MAX_PLANES];
+        let pos = first.wrapping_sub(m) & (self.window - 1);
+        let (i, s) = (pos >> 6, (pos & 63) as u32);
+        let q0 = &self.ring[i * MAX_PLANES..][..MAX_PLANES];
+        let next = (i + 1) & (self.window / 64 - 1);
+        let q1 = &self.ring[next * MAX_PLANES..][..MAX_PLANES];
+        for (((xb, &fb), &lo), &hi) in x.iter_mut().zip(f).zip(q0).zip(q1).take(self.planes) {
+            // The two-step left shift is zero, not undefined, when s = 0.
+            *xb = fb ^ (lo >> s) ^ ((hi << 1) << (63 - s));
+        }
+        let count = last - first + 1;
+        let valid = if count >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << count) - 1
+        };
+        (x, valid)
+    }
+
+    /// [`Sliced::confirm_block`] for the [`LANES`] blocks of 64 splits from `first` on at once
+    /// (those beyond `last` are left out): each value left to confirm is looked up once for
+    /// all of them.
+    pub(crate) fn confirm_blocks(
+        &self,
+        m: usize,
+        first: usize,
+        last: usize,
+        targets: &mut Vec<u16>,
+        scratch: &mut Scratch,
+    ) {
+        debug_assert_eq!(first % 64, 0);
+        debug_assert!(first <= last);
+        let planes = self.planes;
+        let groups = planes.div_ceil(4);
+        let wide = &mut scratch.wide;
+        for lane in 0..LANES {
+            let start = first + 64 * lane;
+            let (x, valid) = if start <= last {
+                self.splits(m, start, last)
+            } else {
+                ([0; MAX_PLANES], 0)
+            };
+            for (g, (table, x)) in wide
+                .iter_mut()
+                .zip(x.chunks_exact(4))
+                .take(groups)
+                .enumerate()
+            {
+                let pair = |b0: u64, b1: u64| [!b0 & !b1, b0 & !b1, !b0 & b1, b0 & b1];
+                let low = pair(x[0], x[1]);
+                let high = pair(x[2], x[3]);
+                // The splits beyond `last` are cleared in the first group's table.
+                let keep = if g == 0 { valid } else { u64::MAX };
+                let entries = 1 << (planes - 4 * g).min(4);
+                for (u, t) in table.iter_mut().enumerate().take(entries) {
+                    t[lane] = low[u & 3] & high[u >> 2] & keep;
+                }
+            }
+        }
+        match groups {
+            1 => remove_found_wide::<1>(wide, targets),
+            2 => remove_found_wide::<2>(wide, targets),
+            3 => remove_found_wide::<3>(wide, targets),
+            _ => remove_found_wide::<4>(wide, targets),
+        }
+    }
+}
+
+/// Blocks of 64 splits that [`Sliced::confirm_blocks`] looks at together.
+pub(crate) const LANES: usize = 4;
+
+/// Working space of [`Sliced::confirm_block`] and [`Sliced::confirm_blocks`], kept between
+/// calls.
 #[derive(Debug, Clone)]
 pub(crate) struct Scratch {
     tables: [[u64; 16]; MAX_PLANES / 4],
+    /// `wide[g][u][lane]`: like `tables`, one word per block.
+    wide: [[[u64; LANES]; 16]; MAX_PLANES / 4],
 }
 
 impl Scratch {
     pub(crate) fn new() -> Self {
         Scratch {
             tables: [[0; 16]; MAX_PLANES / 4],
+            wide: [[[0; LANES]; 16]; MAX_PLANES / 4],
+        }
+    }
+}
+
+/// Removes the targets found in the blocks that `wide` describes (`G` groups of planes).
+#[inline(always)]
+fn remove_found_wide<const G: usize>(
+    wide: &[[[u64; LANES]; 16]; MAX_PLANES / 4],
+    targets: &mut Vec<u16>,
+) {
+    let mut j = 0;
+    while j < targets.len() {
+        let t = usize::from(targets[j]);
+        let mut hit = [u64::MAX; LANES];
+        for (g, table) in wide.iter().enumerate().take(G) {
+            let row = &table[(t >> (4 * g)) & 15];
+            for (h, &r) in hit.iter_mut().zip(row) {
+                *h &= r;
+            }
+        }
+        if hit.iter().fold(0, |acc, &h| acc | h) != 0 {
+            targets.swap_remove(j);
+        } else {
+            j += 1;
         }
     }
 }
@@ -178,6 +267,67 @@ fn remove_found<const G: usize>(
             targets.swap_remove(j);
         } else {
             j += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `confirm_block` and `confirm_blocks` against the splits' values, on a table longer
+    /// than the window (so that the ring wraps), for ranges that end inside a block, in a later
+    /// block, or beyond the blocks looked at.
+    #[test]
+    fn confirm_finds_exactly_the_values_of_the_splits() {
+        let window = 1024;
+        let mut state = 7u64;
+        let mut g = Vec::new();
+        let mut sliced = Sliced::new(window);
+        let mut scratch = Scratch::new();
+        for n in 0..1600usize {
+            if n >= 300 && n % 37 == 0 {
+                for m in [n, n - 1, n - 5] {
+                    for first in (64..=sliced.last_held(n, m).min(m / 2)).step_by(64) {
+                        let most = sliced.last_held(n, m).min(m / 2);
+                        for last in [first, first + 40, first + 100, first + 300, most] {
+                            let last = last.min(most);
+                            let all: Vec<u16> = (0..256).collect();
+                            let mut one = all.clone();
+                            sliced.confirm_block(m, first, last, &mut one, &mut scratch);
+                            let mut wide = all.clone();
+                            sliced.confirm_blocks(m, first, last, &mut wide, &mut scratch);
+                            for (found, lanes) in [(one, 1), (wide, LANES)] {
+                                let end = last.min(first + 64 * lanes - 1);
+                                let mut made = vec![false; 1 << 16];
+                                for a in first..=end {
+                                    made[usize::from(g[a] ^ g[m - a])] = true;
+                                }
+                                let mut expected: Vec<u16> = all
+                                    .iter()
+                                    .copied()
+                                    .filter(|&t| !made[usize::from(t)])
+                                    .collect();
+                                let mut found = found;
+                                found.sort_unstable();
+                                expected.sort_unstable();
+                                assert_eq!(found, expected, "n {n} m {m} {first}..={last}");
+                            }
+                        }
+                    }
+                }
+            }
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // Mostly small values, and a few large ones for more groups of planes.
+            let v = if state >> 60 == 0 {
+                (state >> 20) as u16 & 0x3fff
+            } else {
+                ((state >> 33) % 200) as u16
+            };
+            g.push(v);
+            sliced.push(v);
         }
     }
 }

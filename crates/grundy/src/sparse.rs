@@ -22,7 +22,7 @@
 //! the rare heaps stop being rare.
 
 use crate::mex::value_bound;
-use crate::sliced::{Scratch, Sliced, WINDOW};
+use crate::sliced::{Scratch, Sliced, LANES, WINDOW};
 use crate::{GrundyError, OctalGame};
 
 /// The sparse engine computes heaps below this (indices and stamps are u32).
@@ -43,6 +43,10 @@ const SLICED_FIRST_CHECK: usize = 64;
 /// about eight per split for marking (measured on `4!.0`, `0.6` and `0.007`; anywhere between
 /// 512 and 2048 does about as well).
 const SLICED_TARGET_PLANES: usize = 1024;
+
+/// Above this many values left to confirm, the bit-sliced search looks at several blocks of 64
+/// splits per pass.
+const SLICED_FEW: usize = 2;
 
 /// Heaps per block handed to the thread that works ahead.
 const PRESCAN_BLOCK: usize = 1024;
@@ -543,8 +547,11 @@ impl SparseEngine {
                 // is not an option, and caps the answer).
                 let planes = self.sliced.planes();
                 let most = SLICED_TARGET_PLANES / planes;
+                // Gathered in one pass, given up on as soon as there are too many.
                 let mut cap = common;
-                let mut count = 0;
+                let targets = &mut self.targets;
+                targets.clear();
+                let mut few = true;
                 for &v in &confirm[low..] {
                     if v >= cap {
                         break;
@@ -556,22 +563,11 @@ impl SparseEngine {
                         cap = v;
                         break;
                     }
-                    count += 1;
-                    if count > most {
+                    if targets.len() == most {
+                        few = false;
                         break;
                     }
-                }
-                let few = count <= most;
-                if few {
-                    let targets = &mut self.targets;
-                    targets.clear();
-                    targets.extend(
-                        confirm[low..]
-                            .iter()
-                            .take_while(|&&v| v < cap)
-                            .filter(|&&v| seen[v as usize] != stamp)
-                            .map(|&v| v as u16),
-                    );
+                    targets.push(v as u16);
                 }
                 if few {
                     return self.scan_sliced(n, stamp, start, cap);
@@ -597,13 +593,20 @@ impl SparseEngine {
             .unwrap_or(0);
         let mut a = start;
         while a <= longest_held && !targets.is_empty() {
+            // Many values: several blocks per look-up of each (a few more splits than needed
+            // may be looked at).
+            let lanes = if targets.len() > SLICED_FEW { LANES } else { 1 };
             for &(m, last) in ranges {
                 let last = held(m, last);
                 if a <= last {
-                    sliced.confirm_block(m, a, last, targets, &mut self.scratch);
+                    if lanes > 1 {
+                        sliced.confirm_blocks(m, a, last, targets, &mut self.scratch);
+                    } else {
+                        sliced.confirm_block(m, a, last, targets, &mut self.scratch);
+                    }
                 }
             }
-            a += 64;
+            a += 64 * lanes;
         }
         if !targets.is_empty() {
             let g = &self.g[..];
