@@ -150,6 +150,41 @@ mod tests {
         g.connects(black, g.north, g.south)
     }
 
+    /// A xorshift generator for random positions and completions.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
+    /// Asserts that on eight random completions of the cells `rest` (Black's stones `black`
+    /// besides), Black taking `cell` or not does not change who connects.
+    fn assert_dead(
+        g: &Geometry,
+        black: Bitboard,
+        rest: Bitboard,
+        cell: usize,
+        next: &mut impl FnMut() -> u64,
+        context: &str,
+    ) {
+        for _ in 0..8 {
+            let mut b = black;
+            for i in rest.cells() {
+                if next() % 2 == 0 {
+                    b = b.with(i);
+                }
+            }
+            assert_eq!(
+                black_connects(g, b),
+                black_connects(g, b.with(cell)),
+                "{context}: cell {cell} is not dead, black {b:?}"
+            );
+        }
+    }
+
     #[test]
     fn toward_matches_the_definition() {
         for n in 1..=6 {
@@ -179,13 +214,7 @@ mod tests {
     /// cell found dead does not change who connects.
     #[test]
     fn dead_cells_do_not_change_the_outcome() {
-        let mut state = 0x1234_5678_9abc_def1u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x1234_5678_9abc_def1u64);
         let mut found = 0;
         for n in [3, 4, 5] {
             let g = Geometry::of(n);
@@ -203,21 +232,8 @@ mod tests {
                 let cells = dead.find(black, white);
                 for d in cells.cells() {
                     found += 1;
-                    let empty = g.board.minus(black | white).minus(Bitboard::single(d));
-                    // A few random completions of the other empty cells.
-                    for _ in 0..8 {
-                        let mut b = black;
-                        for i in empty.cells() {
-                            if next() % 2 == 0 {
-                                b = b.with(i);
-                            }
-                        }
-                        assert_eq!(
-                            black_connects(g, b),
-                            black_connects(g, b.with(d)),
-                            "{n}x{n} cell {d} is not dead: black {b:?}"
-                        );
-                    }
+                    let rest = g.board.minus(black | white).minus(Bitboard::single(d));
+                    assert_dead(g, black, rest, d, &mut next, &format!("{n}x{n}"));
                 }
             }
         }
@@ -229,13 +245,7 @@ mod tests {
     /// on random completions), and the pairs are disjoint empty cells that touch.
     #[test]
     fn captured_pairs_hold() {
-        let mut state = 0x0bad_cafe_1234_5678u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x0bad_cafe_1234_5678u64);
         let mut found = 0;
         for n in [3, 4, 5, 6] {
             let g = Geometry::of(n);
@@ -273,19 +283,9 @@ mod tests {
                             })
                             .unwrap_or_else(|| panic!("{n}x{n}: no partner for {a}"));
                         let rest = empty.minus(Bitboard::single(a).with(b));
-                        for _ in 0..8 {
-                            let mut bl = if is_black { black.with(b) } else { black };
-                            for i in rest.cells() {
-                                if next() % 2 == 0 {
-                                    bl = bl.with(i);
-                                }
-                            }
-                            assert_eq!(
-                                black_connects(g, bl),
-                                black_connects(g, bl.with(a)),
-                                "{n}x{n}: cell {a} is not dead once {b} is taken"
-                            );
-                        }
+                        let bl = if is_black { black.with(b) } else { black };
+                        let context = format!("{n}x{n}, once {b} is taken");
+                        assert_dead(g, bl, rest, a, &mut next, &context);
                     }
                 }
             }

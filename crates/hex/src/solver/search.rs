@@ -243,41 +243,51 @@ impl<'a> Search<'a> {
                 }
                 // Pairing strategies, as explained above: a chain loses for its owner. Two semi
                 // chains with disjoint cells make a full one: their keys are one more pair.
-                let second = |stones, cells: Bitboard, a, b| {
-                    vc::chain(g, stones, empty.minus(cells), a, b, true) != Chain::None
+                // The cells of a chain of `stones` avoiding `cells`, its key included.
+                let chain_avoiding = |stones, cells: Bitboard, a, b| match vc::chain(
+                    g,
+                    stones,
+                    empty.minus(cells),
+                    a,
+                    b,
+                    true,
+                ) {
+                    Chain::Full(c) => Some(c),
+                    Chain::Semi(k, c) => Some(c.with(k)),
+                    Chain::None => None,
                 };
                 match vc::chain(g, mine, empty, ma, mb, true) {
                     Chain::Full(_) => return Analysis::Decided(false, None),
                     Chain::Semi(..) if mover_moves_last => return Analysis::Decided(false, None),
-                    Chain::Semi(key, carrier) if second(mine, carrier.with(key), ma, mb) => {
+                    Chain::Semi(key, carrier)
+                        if chain_avoiding(mine, carrier.with(key), ma, mb).is_some() =>
+                    {
                         return Analysis::Decided(false, None)
                     }
                     _ => {}
                 }
-                let reply = match vc::chain(g, theirs, empty, ta, tb, true) {
-                    Chain::Full(carrier) => self
-                        .first_in_order(safe.minus(carrier))
-                        .or_else(|| self.first_in_order(safe)),
+                // The opponent's losing pairing: its cells, and whether the mover may open one
+                // of its pairs when no cell is left outside (a full chain) or not (a semi one).
+                let pairing = match vc::chain(g, theirs, empty, ta, tb, true) {
+                    Chain::Full(carrier) => Some((carrier, true)),
                     Chain::Semi(key, carrier) if !mover_moves_last => {
-                        self.first_in_order(safe.minus(carrier.with(key)))
+                        Some((carrier.with(key), false))
                     }
                     Chain::Semi(key, carrier) => {
                         let cells = carrier.with(key);
-                        let other = match vc::chain(g, theirs, empty.minus(cells), ta, tb, true) {
-                            Chain::Full(other) => Some(other),
-                            Chain::Semi(k, other) => Some(other.with(k)),
-                            Chain::None => None,
-                        };
-                        other.and_then(|other| {
-                            self.first_in_order(safe.minus(cells | other))
-                                .or_else(|| self.first_in_order(safe))
-                        })
+                        chain_avoiding(theirs, cells, ta, tb).map(|other| (cells | other, true))
                     }
-                    _ => None,
+                    Chain::None => None,
                 };
-                if let Some(m) = reply {
-                    return Analysis::Decided(true, Some(m));
-                } // A stone on a dead cell is as good as the best move (proof above).
+                if let Some((cells, inside_too)) = pairing {
+                    let reply = self
+                        .first_in_order(safe.minus(cells))
+                        .or_else(|| self.first_in_order(safe).filter(|_| inside_too));
+                    if let Some(m) = reply {
+                        return Analysis::Decided(true, Some(m));
+                    }
+                }
+                // A stone on a dead cell is as good as the best move (proof above).
                 match self.first_in_order(safe & self.dead.find(node.black, node.white)) {
                     Some(d) => Bitboard::single(d),
                     None => safe,
