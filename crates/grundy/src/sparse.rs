@@ -16,14 +16,24 @@
 //!   bit-sliced copy of the table (see `sliced.rs`), which pays off on the long tail of splits
 //!   that the last, least frequent values take.
 //!
+//! With two threads, the second scans ahead the splits of the next block of heaps that lie
+//! beyond the first few (see `ahead.rs`), and the first finds the values left in the bit-sliced
+//! table from there on.
+//!
 //! The twist needs every split digit to remove a number of tokens of the same parity (so that
 //! `s mod 2` is the same for all splits of n). The result never depends on the mask or the twist
 //! (only the speed does), so the engine re-chooses them from the histogram of values whenever
 //! the rare heaps stop being rare.
 
+mod ahead;
+
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
 use crate::mex::value_bound;
 use crate::sliced::{Scratch, Sliced, LANES, WINDOW};
 use crate::{GrundyError, OctalGame};
+use ahead::{Ahead, AheadJob};
 
 /// The sparse engine computes heaps below this (indices and stamps are u32).
 pub const MAX_HEAP: usize = u32::MAX as usize - 1;
@@ -48,20 +58,28 @@ const SLICED_TARGET_PLANES: usize = 1024;
 /// splits per pass.
 const SLICED_FEW: usize = 2;
 
-/// Heaps per block handed to the thread that works ahead.
-const PRESCAN_BLOCK: usize = 1024;
+/// Heaps per block handed to the thread that scans ahead. Its splits start at twice this:
+/// below, the large heap of a split may lie in the block being computed.
+const AHEAD_BLOCK: usize = 64;
 
-/// The most values copied for the thread working ahead per block: the pairs of rare heaps whose
-/// other heap lies further back are left to the first thread.
-const PRESCAN_WINDOW: usize = 1 << 18;
+/// The first split scanned ahead.
+const AHEAD_FROM: usize = 2 * AHEAD_BLOCK;
 
-/// Blocks per period of the choice between computing blocks alone and sharing them.
+/// Where the splits scanned ahead end at first; the end then moves by [`AHEAD_STEP`] after
+/// each block towards where both threads take as long.
+const AHEAD_FIRST_TO: usize = 1024;
+
+/// The move of the end of the splits scanned ahead (a multiple of 64, so the bit-sliced search
+/// starts on a word).
+const AHEAD_STEP: usize = 64;
+
+/// Blocks per round of the choice between computing alone and with the second thread.
+const ROUND: usize = 16;
+
+/// Rounds per period of that choice.
 const PROBE_PERIOD: usize = 32;
 
-/// Below this many rare pairs per heap the work per heap is too small to share.
-const PARALLEL_MIN_RARE_PAIRS: usize = 256;
-
-/// Below this table length working ahead does not pay.
+/// Below this table length scanning ahead does not pay.
 const PARALLEL_FROM: usize = 1 << 16;
 
 /// The first table length at which the mask is chosen; below it every heap is rare.
@@ -105,15 +123,26 @@ pub struct SparseEngine {
     rare_values: Vec<u16>,
     rare_at_choice: usize,
     next_review: usize,
-    /// Counts the choices of the mask: a rare list read ahead is only a prefix of the current
-    /// one while this is unchanged.
-    epoch: u64,
     /// The table bit-sliced, for the last few values the scan confirms.
     sliced: Sliced,
     /// Scratch for `scan`: (m, last) per split digit, and the values left to confirm.
     ranges: Vec<(usize, usize)>,
     targets: Vec<u16>,
     scratch: Box<Scratch>,
+    sharing: Sharing,
+}
+
+/// How blocks are shared with the second thread, kept from one call to the next.
+#[derive(Debug, Clone)]
+struct Sharing {
+    /// Blocks computed so far by [`SparseEngine::extend_to_parallel`].
+    block: usize,
+    /// Seconds per heap of the last timed rounds computed alone and shared.
+    seconds: [f64; 2],
+    /// Seconds and heaps of the current round so far.
+    round: (f64, usize),
+    /// The end of the splits scanned ahead.
+    to: usize,
 }
 
 impl SparseEngine {
@@ -190,11 +219,16 @@ impl SparseEngine {
             rare_values: Vec::new(),
             rare_at_choice: 0,
             next_review: FIRST_REVIEW,
-            epoch: 0,
             sliced: Sliced::new(window),
             ranges: Vec::new(),
             targets: Vec::new(),
             scratch: Box::new(Scratch::new()),
+            sharing: Sharing {
+                block: 0,
+                seconds: [f64::INFINITY; 2],
+                round: (0.0, 0),
+                to: AHEAD_FIRST_TO,
+            },
         };
         for &v in &engine.g {
             engine.sliced.push(v);
@@ -241,10 +275,9 @@ impl SparseEngine {
         Ok(())
     }
 
-    /// Computes values until G(max) is known, with the second of rayon's threads marking the
-    /// pairs of rare heaps of the next block of heaps while the first computes this block (see
-    /// `PrescanJob`). The values are the same as [`SparseEngine::extend_to`]'s for any number
-    /// of threads.
+    /// Computes values until G(max) is known, with a second thread scanning ahead the splits
+    /// of the next block of heaps (see `ahead.rs`) when rayon's pool has two threads or more.
+    /// The values are the same as [`SparseEngine::extend_to`]'s for any number of threads.
     ///
     /// ```
     /// use zermelo_grundy::{OctalGame, SparseEngine};
@@ -255,16 +288,15 @@ impl SparseEngine {
     /// assert_eq!(a.values(), b.values());
     /// ```
     pub fn extend_to_parallel(&mut self, max: usize) -> Result<(), GrundyError> {
-        self.extend_to_parallel_from(max, PARALLEL_FROM, PARALLEL_MIN_RARE_PAIRS, false)
+        self.extend_to_parallel_from(max, PARALLEL_FROM, false)
     }
 
-    /// [`SparseEngine::extend_to_parallel`] with the thresholds as arguments, and the choice of
-    /// sharing every block (tests use them to share every block of small tables).
+    /// [`SparseEngine::extend_to_parallel`] with the table length to start from, and the choice
+    /// of sharing every block (tests share every block of small tables).
     fn extend_to_parallel_from(
         &mut self,
         max: usize,
         from: usize,
-        min_rare_pairs: usize,
         always_share: bool,
     ) -> Result<(), GrundyError> {
         if self.splits.is_empty() || rayon::current_num_threads() < 2 {
@@ -273,84 +305,119 @@ impl SparseEngine {
         while self.g.len() <= max && self.g.len() < from {
             self.step()?;
         }
-        let mut ahead: Option<Prescan> = None;
-        // Sharing a block only pays when the second thread has a core of its own, which on a
-        // busy machine it may not: in each period of blocks, the second block computed alone and
-        // the second computed shared are timed, and the rest of the period goes the faster way.
-        // Which way a block goes never changes its values.
-        let mut period_block = 0;
-        let mut seconds = [f64::INFINITY; 2];
+        if self.g.len() > max {
+            return Ok(());
+        }
+        // A thread of its own rather than one of rayon's: it waits for its next block while the
+        // first thread computes, and rayon would put it to sleep and wake it every block.
+        let (jobs, job_queue) = mpsc::channel::<AheadJob>();
+        let (results, done) = mpsc::channel::<(Ahead, Duration)>();
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                for job in job_queue {
+                    let start = Instant::now();
+                    let ahead = job.run();
+                    if results.send((ahead, start.elapsed())).is_err() {
+                        return;
+                    }
+                }
+            });
+            let result = self.extend_sharing(max, &jobs, &done, always_share);
+            // Ends the second thread's loop, which the scope waits for.
+            drop(jobs);
+            result
+        })
+    }
+
+    /// The first thread's side of [`SparseEngine::extend_to_parallel`].
+    fn extend_sharing(
+        &mut self,
+        max: usize,
+        jobs: &mpsc::Sender<AheadJob>,
+        done: &mpsc::Receiver<(Ahead, Duration)>,
+        always_share: bool,
+    ) -> Result<(), GrundyError> {
+        // Sharing only pays when the second thread has a core of its own, which on a busy
+        // machine it may not: in each period of rounds of blocks, the second round computed
+        // alone and the second computed shared are timed, and the rest of the period goes the
+        // faster way. Which way a block goes never changes its values.
+        let mut ahead: Option<Ahead> = None;
         while self.g.len() <= max {
-            let n0 = self.g.len();
-            let n1 = (n0 + PRESCAN_BLOCK).min(max + 1);
-            if self.rare.len() * self.splits.len() < min_rare_pairs {
-                ahead = None;
-                self.extend_to(n1 - 1)?;
-                continue;
-            }
-            let shared = match period_block {
+            let Sharing {
+                block,
+                seconds,
+                round: (round_seconds, round_heaps),
+                to,
+            } = self.sharing;
+            let (round, in_round) = (block / ROUND % PROBE_PERIOD, block % ROUND);
+            let shared = match round {
                 _ if always_share => true,
                 0 | 1 => false,
                 2 | 3 => true,
                 _ => seconds[1] <= seconds[0],
             };
-            let timed = matches!(period_block, 1 | 3);
-            period_block = (period_block + 1) % PROBE_PERIOD;
-            let start = std::time::Instant::now();
-            if !shared {
-                ahead = None;
-                self.extend_to(n1 - 1)?;
+            let start = Instant::now();
+            let n0 = self.g.len();
+            let n1 = (n0 + AHEAD_BLOCK).min(max + 1);
+            let sent = shared && n1 <= max && {
+                let n2 = (n1 + AHEAD_BLOCK).min(max + 1);
+                jobs.send(self.ahead_job(n1, n2, to)).is_ok()
+            };
+            for n in n0..n1 {
+                self.step_with(ahead.as_ref().filter(|a| a.covers(n)))?;
+            }
+            let first_done = start.elapsed();
+            ahead = None;
+            let mut to = to;
+            if sent {
+                if let Ok((scanned, second_done)) = done.recv() {
+                    // Towards the end of the splits at which both threads take as long.
+                    to = if second_done < first_done {
+                        (to + AHEAD_STEP).min(WINDOW)
+                    } else {
+                        to.saturating_sub(AHEAD_STEP).max(AHEAD_FROM + AHEAD_STEP)
+                    };
+                    ahead = Some(scanned);
+                }
+            }
+            let (mut round_seconds, mut round_heaps) = if in_round == 0 {
+                (0.0, 0)
             } else {
-                // A block read ahead with another mask covers other pairs: it is left unused.
-                let current = match ahead.take() {
-                    Some(p) if p.epoch == self.epoch => p,
-                    _ => self.prescan_job(n0, n1, n0).run(),
-                };
-                let next_job = (n1 <= max).then(|| {
-                    let n2 = (n1 + PRESCAN_BLOCK).min(max + 1);
-                    self.prescan_job(n1, n2, n0)
-                });
-                let (done, next) = rayon::join(
-                    || -> Result<(), GrundyError> {
-                        for n in n0..n1 {
-                            self.step_with(Some((&current, n)))?;
-                        }
-                        Ok(())
-                    },
-                    || next_job.map(PrescanJob::run),
-                );
-                done?;
-                ahead = next;
+                (round_seconds, round_heaps)
+            };
+            round_seconds += start.elapsed().as_secs_f64();
+            round_heaps += n1 - n0;
+            let mut seconds = seconds;
+            if in_round == ROUND - 1 && matches!(round, 1 | 3) {
+                seconds[usize::from(shared)] = round_seconds / round_heaps as f64;
             }
-            if timed {
-                seconds[usize::from(shared)] = start.elapsed().as_secs_f64() / (n1 - n0) as f64;
-            }
+            self.sharing = Sharing {
+                block: block + 1,
+                seconds,
+                round: (round_seconds, round_heaps),
+                to,
+            };
         }
         Ok(())
     }
 
-    /// The work of marking ahead the rare pairs of heaps first..end whose other heap is below
-    /// `known`.
-    fn prescan_job(&self, first: usize, end: usize, known: usize) -> PrescanJob {
-        let largest_rare = self.rare.last().map_or(0, |&r| r as usize);
-        let smallest_m = first.saturating_sub(self.splits.last().map_or(0, |&(k, _)| k));
-        // The other heaps m - r lie in offset..known.
-        let offset = known
-            .saturating_sub(PRESCAN_WINDOW)
-            .max(smallest_m.saturating_sub(largest_rare))
-            .max(1)
-            .min(known);
-        PrescanJob {
+    /// The work of scanning ahead the splits of heaps first..end, whose large heaps are all
+    /// below the next block's start, `first - AHEAD_BLOCK`.
+    fn ahead_job(&self, first: usize, end: usize, to: usize) -> AheadJob {
+        let known = self.g.len();
+        debug_assert!(end <= known + 2 * AHEAD_BLOCK);
+        let largest_k = self.splits.last().map_or(0, |&(k, _)| k);
+        let base = first.saturating_sub(largest_k).saturating_sub(to);
+        AheadJob {
             first,
             count: end - first,
             splits: self.splits.clone(),
-            rare: self.rare.clone(),
-            rare_values: self.rare_values.clone(),
-            epoch: self.epoch,
-            known,
-            window: self.g[offset..known].to_vec(),
-            offset,
-            bound: value_bound(self.max_value),
+            from: AHEAD_FROM,
+            to,
+            words: value_bound(self.max_value).div_ceil(64),
+            small: self.g[..to.min(known)].to_vec(),
+            large: self.g[base.min(known)..known].to_vec(),
+            base,
         }
     }
 
@@ -359,7 +426,8 @@ impl SparseEngine {
         self.step_with(None)
     }
 
-    fn step_with(&mut self, ahead: Option<(&Prescan, usize)>) -> Result<u16, GrundyError> {
+    /// [`SparseEngine::step`], with the splits of this heap scanned ahead if `ahead` is given.
+    fn step_with(&mut self, ahead: Option<&Ahead>) -> Result<u16, GrundyError> {
         let n = self.g.len();
         if n >= MAX_HEAP {
             // Heap indices and the stamps that mark options are u32.
@@ -402,23 +470,12 @@ impl SparseEngine {
         v < NO_VALUE && self.seen[v as usize] == stamp
     }
 
-    fn compute(&mut self, n: usize, ahead: Option<(&Prescan, usize)>) -> Result<u16, GrundyError> {
+    fn compute(&mut self, n: usize, ahead: Option<&Ahead>) -> Result<u16, GrundyError> {
         // A fresh stamp marks this n's options without clearing the table; stamps start at 1
         // so that the zeroed table means "seen by nobody".
         let stamp = n as u32 + 1;
         let g = &self.g[..];
         let seen = &mut *self.seen;
-        // The rare pairs marked ahead, when they were chosen with the current mask.
-        let ahead = ahead.filter(|(pre, _)| pre.epoch == self.epoch);
-        if let Some((pre, heap)) = ahead {
-            debug_assert_eq!(heap, n);
-            let i = n - pre.first;
-            let marks = &pre.marks[i * pre.bound..(i + 1) * pre.bound];
-            // Unconditional stores: about half the values are marked, in no predictable order.
-            for (s, &mark) in seen[..pre.bound].iter_mut().zip(marks) {
-                *s = if mark != 0 { stamp } else { *s };
-            }
-        }
         for &(k, d) in &self.singles {
             if k > n {
                 break;
@@ -431,7 +488,7 @@ impl SparseEngine {
                 seen[usize::from(g[m])] = stamp;
             }
         }
-        for (j, &(k, unequal)) in self.splits.iter().enumerate() {
+        for &(k, unequal) in &self.splits {
             if k + 2 > n {
                 break;
             }
@@ -443,16 +500,7 @@ impl SparseEngine {
                 rare.partition_point(|&r| (r as usize) < m)
             };
             let (rare, values) = (&rare[..count], &self.rare_values[..count]);
-            match ahead {
-                Some((pre, _)) => {
-                    // The rare heaps rare[lo..hi] were paired ahead.
-                    let (lo, hi) = pre.covered[(n - pre.first) * self.splits.len() + j];
-                    let (lo, hi) = (lo as usize, (hi as usize).min(count));
-                    mark_rare_pairs(seen, g, m, unequal, &rare[..lo], &values[..lo], stamp);
-                    mark_rare_pairs(seen, g, m, unequal, &rare[hi..], &values[hi..], stamp);
-                }
-                None => mark_rare_pairs(seen, g, m, unequal, rare, values, stamp),
-            }
+            mark_rare_pairs(seen, g, m, unequal, rare, values, stamp);
         }
         // Common pairs make values of parity twist·(s mod 2) (s = n - k, the same parity for
         // every split); the other parity is made only by pairs with a rare heap, all marked now,
@@ -470,7 +518,7 @@ impl SparseEngine {
             low += 1;
         }
         let v = if confirm[low] < common {
-            self.scan(n, stamp, low, common, common_made)
+            self.scan(n, stamp, low, common, common_made, ahead)
         } else {
             common
         };
@@ -486,7 +534,8 @@ impl SparseEngine {
     /// smallest, side by side for all split digits (a value that one digit makes only in its
     /// preperiod may come at once from another digit), marking their values, until the values
     /// left to confirm are few; those are then looked for 64 splits at a time in the bit-sliced
-    /// table.
+    /// table. The values of the splits in `ahead`'s range, scanned by the second thread, are
+    /// taken from it.
     fn scan(
         &mut self,
         n: usize,
@@ -494,6 +543,7 @@ impl SparseEngine {
         mut low: usize,
         common: u32,
         confirm_parity: usize,
+        ahead: Option<&Ahead>,
     ) -> u32 {
         let g = &self.g[..];
         let seen = &mut *self.seen;
@@ -518,7 +568,7 @@ impl SparseEngine {
         let longest = ranges.iter().map(|&(_, last)| last).max().unwrap_or(0);
         let unmarked = |seen: &[u32; 1 << 16], v: u32| v >= NO_VALUE || seen[v as usize] != stamp;
         let mut start = 1;
-        let mut check_at = SLICED_FIRST_CHECK;
+        let mut check_at = ahead.map_or(SLICED_FIRST_CHECK, |a| a.from);
         while start <= longest {
             // Blocks end at multiples of SCAN_BLOCK, so that the bit-sliced pass starts on a
             // word.
@@ -541,6 +591,26 @@ impl SparseEngine {
                 return common;
             }
             start = end + 1;
+            if let Some(ahead) = ahead.filter(|a| start == a.from) {
+                // The splits from..to were scanned ahead: their values are marked, and the
+                // scan goes on after them.
+                for &v in &confirm[low..] {
+                    if v >= common {
+                        break;
+                    }
+                    if ahead.contains(n, v) {
+                        seen[v as usize] = stamp;
+                    }
+                }
+                while !unmarked(seen, confirm[low]) {
+                    low += 1;
+                }
+                if confirm[low] > common {
+                    return common;
+                }
+                start = ahead.to;
+                check_at = start;
+            }
             if start == check_at {
                 check_at *= 2;
                 // The values left to confirm (all below 2^planes: a value above every split's
@@ -697,7 +767,6 @@ impl SparseEngine {
             }
         }
         self.rare_at_choice = self.rare.len();
-        self.epoch += 1;
         self.next_review = (2 * self.g.len()).max(FIRST_REVIEW);
     }
 }
@@ -750,74 +819,6 @@ fn mark_pairs(
     }
     for (&r, &v) in rare4.remainder().iter().zip(values4.remainder()) {
         seen[usize::from(v ^ g[m - r as usize])] = stamp;
-    }
-}
-
-/// What the thread working ahead needs: the rare heaps as they are now and a copy of the values
-/// it reads, so that it shares nothing with the thread that appends to the table. It marks the
-/// pairs (r, m - r) whose other heap m - r is known (below `known`) and within the copy; the
-/// first thread pairs the others (the smallest rare heaps, and those found since).
-struct PrescanJob {
-    first: usize,
-    count: usize,
-    splits: Vec<(usize, bool)>,
-    rare: Vec<u32>,
-    rare_values: Vec<u16>,
-    epoch: u64,
-    known: usize,
-    /// Values offset..known.
-    window: Vec<u16>,
-    offset: usize,
-    /// A power of two above every value in the window.
-    bound: usize,
-}
-
-/// Rare pairs marked ahead: for each heap of a block, a byte per value (nonzero: an option), and
-/// per heap and split digit the range lo..hi of the rare list that was paired.
-struct Prescan {
-    first: usize,
-    epoch: u64,
-    bound: usize,
-    marks: Vec<u8>,
-    covered: Vec<(u32, u32)>,
-}
-
-impl PrescanJob {
-    fn run(self) -> Prescan {
-        let mut marks = vec![0u8; self.count * self.bound];
-        let mut covered = Vec::with_capacity(self.count * self.splits.len());
-        let w = &self.window;
-        for i in 0..self.count {
-            let n = self.first + i;
-            let row = &mut marks[i * self.bound..(i + 1) * self.bound];
-            for &(k, unequal) in &self.splits {
-                if k + 2 > n {
-                    covered.push((0, 0));
-                    continue;
-                }
-                let m = n - k;
-                // offset <= m - r < known, r >= 1.
-                let r_lo = (m + 1).saturating_sub(self.known).max(1);
-                let r_hi = m.saturating_sub(self.offset.max(1));
-                let lo = self.rare.partition_point(|&r| (r as usize) < r_lo);
-                let hi = self.rare.partition_point(|&r| (r as usize) <= r_hi).max(lo);
-                covered.push((lo as u32, hi as u32));
-                for (&r, &v) in self.rare[lo..hi].iter().zip(&self.rare_values[lo..hi]) {
-                    let r = r as usize;
-                    if unequal && 2 * r == m {
-                        continue;
-                    }
-                    row[usize::from(v ^ w[m - r - self.offset])] = 1;
-                }
-            }
-        }
-        Prescan {
-            first: self.first,
-            epoch: self.epoch,
-            bound: self.bound,
-            marks,
-            covered,
-        }
     }
 }
 
@@ -889,9 +890,9 @@ mod tests {
     }
 
     #[test]
-    fn working_ahead_from_the_start_gives_the_sequential_values() {
-        // Thresholds lowered so that every block of small tables is shared, whatever the number
-        // of rare heaps, and masks are re-chosen while blocks are read ahead.
+    fn scanning_ahead_from_the_start_gives_the_sequential_values() {
+        // Every block of small tables shared, from the first heap on, while masks are
+        // re-chosen; the end of the splits scanned ahead moves as the threads are timed.
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
@@ -907,7 +908,7 @@ mod tests {
             let mut two = SparseEngine::new(&game).unwrap();
             pool.install(|| {
                 for target in [100, 1500, 1501, 4097, 6000] {
-                    two.extend_to_parallel_from(target, 0, 0, true).unwrap();
+                    two.extend_to_parallel_from(target, 0, true).unwrap();
                 }
             });
             assert_eq!(one.values(), two.values(), "{code}");
