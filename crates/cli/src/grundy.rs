@@ -74,11 +74,11 @@ struct OctalArgs {
     /// Engine.
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
-    /// Threads: with 2 or more, a second thread scans splits of the next heaps ahead (sparse
-    /// engine) or the option scans are split (naive engine). The values are the same for any
-    /// number; on a machine whose cores are busy with other work, 1 is faster.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    threads: usize,
+    /// Threads (default: one per core, or RAYON_NUM_THREADS): with 2 or more, a second thread scans splits of the
+    /// next heaps ahead (sparse engine; it is used only while timing shows it pays) or the
+    /// option scans are split (naive engine). The values are the same for any number.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     /// Print one JSON object instead of text (no progress output).
     #[arg(long)]
     json: bool,
@@ -274,12 +274,14 @@ fn period_json(p: Option<Periodicity>) -> (Value, Value, Value) {
 
 fn octal(args: OctalArgs) -> anyhow::Result<()> {
     let game: OctalGame = args.code.parse()?;
-    if args.threads == 0 || args.threads > 1024 {
-        bail!("--threads must be between 1 and 1024");
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    match args.threads {
+        Some(t) if t == 0 || t > 1024 => bail!("--threads must be between 1 and 1024"),
+        Some(t) => pool = pool.num_threads(t),
+        // Like rayon: RAYON_NUM_THREADS (which the batch runner sets), else one per core.
+        None => {}
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()?;
+    let pool = pool.build()?;
     pool.install(|| octal_run(args, game))
 }
 
@@ -708,7 +710,7 @@ mod tests {
                 resume,
                 checkpoint_secs: 300,
                 engine: EngineChoice::Auto,
-                threads: 2,
+                threads: Some(2),
                 json: true,
                 values: false,
             })
@@ -734,7 +736,7 @@ mod tests {
                 resume,
                 checkpoint_secs: 300,
                 engine: EngineChoice::Auto,
-                threads: 1,
+                threads: Some(1),
                 json: true,
                 values: false,
             })
