@@ -343,60 +343,52 @@ impl SparseEngine {
         // faster way. Which way a block goes never changes its values.
         let mut ahead: Option<Ahead> = None;
         while self.g.len() <= max {
-            let Sharing {
-                block,
-                seconds,
-                round: (round_seconds, round_heaps),
-                to,
-            } = self.sharing;
+            let block = self.sharing.block;
             let (round, in_round) = (block / ROUND % PROBE_PERIOD, block % ROUND);
             let shared = match round {
                 _ if always_share => true,
                 0 | 1 => false,
                 2 | 3 => true,
-                _ => seconds[1] <= seconds[0],
+                _ => self.sharing.seconds[1] <= self.sharing.seconds[0],
             };
             let start = Instant::now();
             let n0 = self.g.len();
             let n1 = (n0 + AHEAD_BLOCK).min(max + 1);
             let sent = shared && n1 <= max && {
                 let n2 = (n1 + AHEAD_BLOCK).min(max + 1);
-                jobs.send(self.ahead_job(n1, n2, to)).is_ok()
+                jobs.send(self.ahead_job(n1, n2, self.sharing.to)).is_ok()
             };
+            // A scan received last block is of this block's heaps.
             for n in n0..n1 {
-                self.step_with(ahead.as_ref().filter(|a| a.covers(n)))?;
+                debug_assert!(ahead.as_ref().map_or(true, |a| a.covers(n)));
+                self.step_with(ahead.as_ref())?;
             }
             let first_done = start.elapsed();
             ahead = None;
-            let mut to = to;
+            let sharing = &mut self.sharing;
             if sent {
                 if let Ok((scanned, second_done)) = done.recv() {
                     // Towards the end of the splits at which both threads take as long.
-                    to = if second_done < first_done {
-                        (to + AHEAD_STEP).min(WINDOW)
+                    sharing.to = if second_done < first_done {
+                        (sharing.to + AHEAD_STEP).min(WINDOW)
                     } else {
-                        to.saturating_sub(AHEAD_STEP).max(AHEAD_FROM + AHEAD_STEP)
+                        sharing
+                            .to
+                            .saturating_sub(AHEAD_STEP)
+                            .max(AHEAD_FROM + AHEAD_STEP)
                     };
                     ahead = Some(scanned);
                 }
             }
-            let (mut round_seconds, mut round_heaps) = if in_round == 0 {
-                (0.0, 0)
-            } else {
-                (round_seconds, round_heaps)
-            };
-            round_seconds += start.elapsed().as_secs_f64();
-            round_heaps += n1 - n0;
-            let mut seconds = seconds;
-            if in_round == ROUND - 1 && matches!(round, 1 | 3) {
-                seconds[usize::from(shared)] = round_seconds / round_heaps as f64;
+            if in_round == 0 {
+                sharing.round = (0.0, 0);
             }
-            self.sharing = Sharing {
-                block: block + 1,
-                seconds,
-                round: (round_seconds, round_heaps),
-                to,
-            };
+            sharing.round.0 += start.elapsed().as_secs_f64();
+            sharing.round.1 += n1 - n0;
+            if in_round == ROUND - 1 && matches!(round, 1 | 3) {
+                sharing.seconds[usize::from(shared)] = sharing.round.0 / sharing.round.1 as f64;
+            }
+            sharing.block += 1;
         }
         Ok(())
     }
