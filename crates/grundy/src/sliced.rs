@@ -104,23 +104,8 @@ impl Sliced {
             });
             return;
         }
-        // tables[g][u]: the splits whose value has the nibble u in bits 4g..4g + 4 (only the
-        // nibbles below 2^planes in the last group: no target has others).
         let tables = &mut scratch.tables;
-        for (g, (table, x)) in tables
-            .iter_mut()
-            .zip(x.chunks_exact(4))
-            .take(groups)
-            .enumerate()
-        {
-            let pair = |b0: u64, b1: u64| [!b0 & !b1, b0 & !b1, !b0 & b1, b0 & b1];
-            let low = pair(x[0], x[1]);
-            let high = pair(x[2], x[3]);
-            let entries = 1 << (planes - 4 * g).min(4);
-            for (u, t) in table.iter_mut().enumerate().take(entries) {
-                *t = low[u & 3] & high[u >> 2];
-            }
-        }
+        nibble_masks(&x, planes, |g, u, mask| tables[g][u] = mask);
         match groups {
             1 => remove_found::<1>(tables, valid, targets),
             2 => remove_found::<2>(tables, valid, targets),
@@ -171,35 +156,37 @@ impl Sliced {
         let planes = self.planes;
         let groups = planes.div_ceil(4);
         let wide = &mut scratch.wide;
-        for lane in 0..LANES {
-            let start = first + 64 * lane;
+        for (lane, start) in (first..).step_by(64).take(LANES).enumerate() {
             let (x, valid) = if start <= last {
                 self.splits(m, start, last)
             } else {
                 ([0; MAX_PLANES], 0)
             };
-            for (g, (table, x)) in wide
-                .iter_mut()
-                .zip(x.chunks_exact(4))
-                .take(groups)
-                .enumerate()
-            {
-                let pair = |b0: u64, b1: u64| [!b0 & !b1, b0 & !b1, !b0 & b1, b0 & b1];
-                let low = pair(x[0], x[1]);
-                let high = pair(x[2], x[3]);
+            nibble_masks(&x, planes, |g, u, mask| {
                 // The splits beyond `last` are cleared in the first group's table.
-                let keep = if g == 0 { valid } else { u64::MAX };
-                let entries = 1 << (planes - 4 * g).min(4);
-                for (u, t) in table.iter_mut().enumerate().take(entries) {
-                    t[lane] = low[u & 3] & high[u >> 2] & keep;
-                }
-            }
+                wide[g][u][lane] = if g == 0 { mask & valid } else { mask };
+            });
         }
         match groups {
             1 => remove_found_wide::<1>(wide, targets),
             2 => remove_found_wide::<2>(wide, targets),
             3 => remove_found_wide::<3>(wide, targets),
             _ => remove_found_wide::<4>(wide, targets),
+        }
+    }
+}
+
+/// For each group g of four planes of `x` among the first `planes`, gives `put(g, u, mask)`
+/// the mask of the 64 splits whose value has the nibble u in bits 4g..4g + 4 (only the nibbles
+/// below 2^planes in the last group: no value looked up has others).
+#[inline(always)]
+fn nibble_masks(x: &[u64; MAX_PLANES], planes: usize, mut put: impl FnMut(usize, usize, u64)) {
+    for (g, x) in x.chunks_exact(4).take(planes.div_ceil(4)).enumerate() {
+        let pair = |b0: u64, b1: u64| [!b0 & !b1, b0 & !b1, !b0 & b1, b0 & b1];
+        let low = pair(x[0], x[1]);
+        let high = pair(x[2], x[3]);
+        for u in 0..1 << (planes - 4 * g).min(4) {
+            put(g, u, low[u & 3] & high[u >> 2]);
         }
     }
 }
