@@ -185,6 +185,21 @@ mod tests {
         }
     }
 
+    /// A random partial colouring of an n x n board: each cell drawn among `parts` equal
+    /// chances, the first (parts - 1) / 2 black, the next as many white, the last empty.
+    fn colouring(n: usize, parts: u64, next: &mut impl FnMut() -> u64) -> (Bitboard, Bitboard) {
+        let half = (parts - 1) / 2;
+        let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for i in 0..n * n {
+            match next() % parts {
+                r if r < half => black = black.with(i),
+                r if r < 2 * half => white = white.with(i),
+                _ => {}
+            }
+        }
+        (black, white)
+    }
+
     #[test]
     fn toward_matches_the_definition() {
         for n in 1..=6 {
@@ -210,7 +225,7 @@ mod tests {
         }
     }
 
-    /// On every completion of sampled 4x4 and 5x5 positions to a full board, the colour of a
+    /// On every completion of sampled 3x3 to 5x5 positions to a full board, the colour of a
     /// cell found dead does not change who connects.
     #[test]
     fn dead_cells_do_not_change_the_outcome() {
@@ -220,15 +235,7 @@ mod tests {
             let g = Geometry::of(n);
             let dead = DeadCells::new(g);
             for _ in 0..4000 {
-                // A random partial colouring.
-                let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
-                for i in 0..n * n {
-                    match next() % 3 {
-                        0 => black = black.with(i),
-                        1 => white = white.with(i),
-                        _ => {}
-                    }
-                }
+                let (black, white) = colouring(n, 3, &mut next);
                 let cells = dead.find(black, white);
                 for d in cells.cells() {
                     found += 1;
@@ -251,14 +258,7 @@ mod tests {
             let g = Geometry::of(n);
             let dead = DeadCells::new(g);
             for _ in 0..3000 {
-                let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
-                for i in 0..n * n {
-                    match next() % 5 {
-                        0 | 1 => black = black.with(i),
-                        2 | 3 => white = white.with(i),
-                        _ => {}
-                    }
-                }
+                let (black, white) = colouring(n, 5, &mut next);
                 let empty = g.board.minus(black | white);
                 for is_black in [true, false] {
                     let owner = if is_black { black } else { white };
