@@ -4,7 +4,9 @@
 //! solver (the openings of a board, say) share the table, whose entries are exact results and
 //! stay valid from one solve to the next.
 
+mod connections;
 mod inferior;
+mod moves_cache;
 mod search;
 mod vc;
 

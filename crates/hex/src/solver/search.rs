@@ -7,7 +7,9 @@ use std::sync::atomic::AtomicU64;
 use crate::tt::{TranspositionTable, TtData, MAX_PN};
 use crate::{Bitboard, Geometry};
 
+use super::connections;
 use super::inferior::DeadCells;
+use super::moves_cache;
 use super::vc::{self, Chain};
 use super::Rules;
 
@@ -191,27 +193,20 @@ impl<'a> Search<'a> {
                 } else {
                     (theirs, mine)
                 });
-                match vc::chain(g, mine, empty, ma, mb, true) {
-                    Chain::Full(carrier) => {
-                        return Analysis::Decided(true, self.first_in_order(carrier))
-                    }
-                    Chain::Semi(key, _) => return Analysis::Decided(true, Some(key)),
-                    Chain::None => {}
+                let own = connections::edge_connection(g, mine, empty, ma, mb);
+                if let Some(carrier) = own.full {
+                    // Connected whatever the opponent does: any move keeps it so.
+                    let any = self.first_in_order(carrier).or(self.first_in_order(empty));
+                    return Analysis::Decided(true, any);
                 }
-                let their_chain = |cells: Bitboard| vc::chain(g, theirs, cells, ta, tb, true);
-                match their_chain(empty) {
-                    Chain::Full(_) => return Analysis::Decided(false, None),
-                    Chain::Semi(key, carrier) => {
-                        let must = carrier.with(key);
-                        // A second semi connection avoiding every cell of the first: one move
-                        // cannot stop both (the OR rule), so the opponent connects.
-                        if their_chain(empty.minus(must)) != Chain::None {
-                            return Analysis::Decided(false, None);
-                        }
-                        moves &= must;
-                    }
-                    Chain::None => {}
+                if let Some((key, _)) = own.semi {
+                    return Analysis::Decided(true, Some(key));
                 }
+                let other = connections::edge_connection(g, theirs, empty, ta, tb);
+                if other.full.is_some() {
+                    return Analysis::Decided(false, None);
+                }
+                moves &= other.must_play;
                 if moves.is_empty() {
                     return Analysis::Decided(false, None);
                 }
@@ -301,6 +296,20 @@ impl<'a> Search<'a> {
         Analysis::Moves(moves)
     }
 
+    /// [`Search::analyse`], remembering the moves of open positions in this thread's cache.
+    #[inline]
+    fn analyse_cached(&self, node: Node) -> Analysis {
+        let tag = moves_cache::tag(self.g.n, self.rules == Rules::Misere, node.black_to_move);
+        if let Some(moves) = moves_cache::get(node.black, node.white, tag) {
+            return Analysis::Moves(moves);
+        }
+        let analysis = self.analyse(node);
+        if let Analysis::Moves(moves) = analysis {
+            moves_cache::put(node.black, node.white, tag, moves);
+        }
+        analysis
+    }
+
     /// Cells i with i ≤ n² − 1 − i: one of each pair {i, rotation of i}.
     #[inline(always)]
     fn lower_half(&self) -> Bitboard {
@@ -379,7 +388,7 @@ impl<'a> Search<'a> {
     /// opponent few replies are tried first.
     fn dfpn(&self, node: Node, th_pn: u64, th_dn: u64, nodes: &mut u64) -> (u64, u64) {
         *nodes += 1;
-        let moves = match self.analyse(node) {
+        let moves = match self.analyse_cached(node) {
             Analysis::Decided(true, _) => return (0, INF),
             Analysis::Decided(false, _) => return (INF, 0),
             Analysis::Moves(m) => m,
@@ -397,7 +406,7 @@ impl<'a> Search<'a> {
                 None => {
                     // Remembered so that a re-expansion of this node (df-pn comes back to a
                     // node many times) does not analyse its children again.
-                    let (data, v) = match self.analyse(child) {
+                    let (data, v) = match self.analyse_cached(child) {
                         Analysis::Decided(win, best) => (
                             TtData::Solved {
                                 win,

@@ -17,10 +17,9 @@
 //! once. With one semi link (a single shared cell, or a semi link to an edge) instead, the chain
 //! is a *semi* connection: playing its key makes it full.
 //!
-//! The search uses them both ways: a player to move who has a full or semi connection wins; a
-//! player to move whose opponent has a full one loses; a player to move whose opponent has a semi
-//! one must play inside its cells (its carrier, plus the key), since any other move lets the
-//! opponent play the key.
+//! Misère play uses these chains as pairing strategies (see `Search::analyse`): each is made of
+//! disjoint pairs of cells. Normal play uses the H-search of the connection engine
+//! (`connections`), which finds far more connections, but not in the form of pairings.
 
 use std::cell::{Cell, RefCell};
 

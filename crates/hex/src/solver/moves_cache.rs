@@ -1,0 +1,70 @@
+//! A per-thread cache of the moves the analysis leaves to search in open positions.
+//!
+//! Proof-number search comes back to the same open position many times, and the analysis that
+//! narrows its moves (two H-searches, fill-in, inferior cells) costs far more than a visit.
+//! Each thread keeps a direct-mapped array of the latest results; an entry holds the whole
+//! position, the board size, the rules and the side to move, so a hit is always the position
+//! asked about (a collision only replaces an entry).
+
+use std::cell::RefCell;
+
+use crate::Bitboard;
+
+/// Entries per thread (a power of two): 2^16 entries of 64 bytes, 4 MiB.
+const ENTRIES: usize = 1 << 16;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    black: u128,
+    white: u128,
+    /// Board size, rules and side to move, with bit 0 set once used.
+    tag: u64,
+    moves: u128,
+}
+
+thread_local! {
+    static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The tag of a position's entry: bit 0 marks it used; then the side to move, the rules and
+/// the board size.
+#[inline(always)]
+pub(crate) fn tag(n: usize, misere: bool, black_to_move: bool) -> u64 {
+    1 | u64::from(black_to_move) << 1 | u64::from(misere) << 2 | (n as u64) << 3
+}
+
+#[inline(always)]
+fn slot(black: u128, white: u128, tag: u64) -> usize {
+    let h = (black as u64
+        ^ (black >> 64) as u64
+        ^ (white as u64).rotate_left(29)
+        ^ ((white >> 64) as u64).rotate_left(41)
+        ^ tag)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> 48) as usize & (ENTRIES - 1)
+}
+
+/// The cached moves of a position, if this thread analysed it last in its slot.
+#[inline]
+pub(crate) fn get(black: Bitboard, white: Bitboard, tag: u64) -> Option<Bitboard> {
+    CACHE.with_borrow(|c| {
+        let e = c.get(slot(black.0, white.0, tag))?;
+        (e.tag == tag && e.black == black.0 && e.white == white.0).then_some(Bitboard(e.moves))
+    })
+}
+
+/// Remembers the moves of a position.
+#[inline]
+pub(crate) fn put(black: Bitboard, white: Bitboard, tag: u64, moves: Bitboard) {
+    CACHE.with_borrow_mut(|c| {
+        if c.is_empty() {
+            c.resize(ENTRIES, Entry::default());
+        }
+        c[slot(black.0, white.0, tag)] = Entry {
+            black: black.0,
+            white: white.0,
+            tag,
+            moves: moves.0,
+        };
+    });
+}
