@@ -102,15 +102,11 @@ impl DeadCells {
         (owned(self.around(black, true)) | owned(self.around(white, false))) & empty
     }
 
-    /// Disjoint captured pairs of one player (Black if `black`): two neighbouring empty cells
-    /// such that a stone of either on one of them, with the player's own on the other, would be
-    /// dead. Whichever cell the opponent takes, the player answers on the other and the
-    /// opponent's stone is dead, so in normal play both cells can be given to the player without
-    /// changing the value of the position (fill-in), and moves there are never needed.
-    pub(crate) fn captured(&self, stones: Bitboard, empty: Bitboard, black: bool) -> Bitboard {
+    /// For each direction k, the empty cells that would be dead with one more stone of the
+    /// player (Black if `black`) on their empty neighbour in direction k: four consecutive
+    /// owned directions, k among them.
+    fn dead_if(&self, stones: Bitboard, empty: Bitboard, black: bool) -> [Bitboard; 6] {
         let around = self.around(stones, black);
-        // dead_if[k]: empty cells that would be dead with the player's stone on their empty
-        // neighbour in direction k (four consecutive owned directions, k among them).
         let mut dead_if = [Bitboard::EMPTY; 6];
         for (k, cells) in dead_if.iter_mut().enumerate() {
             for start in [k + 3, k + 4, k + 5, k] {
@@ -124,6 +120,58 @@ impl DeadCells {
                 *cells |= run;
             }
         }
+        dead_if
+    }
+
+    /// The mover's candidate moves without those dominated by a neighbour, in normal play
+    /// (the mover is Black if `black`; `empty` holds every empty cell, `moves` the candidates,
+    /// which must hold a winning move whenever the mover has one).
+    ///
+    /// **Theorem.** If cell x is dead once the mover has a stone on its neighbour y, then the
+    /// move y is at least as good as the move x. *Proof.* With the mover on y, x is dead, so
+    /// its colour does not change the value: the position is worth as much as with the mover
+    /// on both y and x, which is at least as good as the mover on x alone, since an extra stone
+    /// never hurts its owner in Hex. Both positions have the opponent to move.
+    ///
+    /// So x is pruned when some such y is not pruned itself. Whenever x is pruned, its y was
+    /// still kept at that moment, so following each pruned cell to its y leads, through cells
+    /// pruned later and later, to a cell that is kept, a candidate or not: a candidate at least
+    /// as good as x; or a move outside the candidates, which loses or is worth a pass (a dead
+    /// cell), so x loses too or every move is as good. If every candidate were pruned, the
+    /// first is kept, which by the same argument wins whenever any move does.
+    pub(crate) fn undominated(
+        &self,
+        stones: Bitboard,
+        empty: Bitboard,
+        black: bool,
+        moves: Bitboard,
+    ) -> Bitboard {
+        let dead_if = self.dead_if(stones, empty, black);
+        let n = self.g.n as i64;
+        let mut pruned = Bitboard::EMPTY;
+        for x in moves.cells() {
+            let dominated = (0..6).any(|k| {
+                let (dx, dy) = DIRECTIONS[k];
+                let y = (x as i64 + dy * n + dx) as usize;
+                dead_if[k].has(x) && !pruned.has(y)
+            });
+            if dominated {
+                pruned = pruned.with(x);
+            }
+        }
+        match moves.minus(pruned) {
+            kept if kept.is_empty() => moves.first().map_or(kept, Bitboard::single),
+            kept => kept,
+        }
+    }
+
+    /// Disjoint captured pairs of one player (Black if `black`): two neighbouring empty cells
+    /// such that a stone of either on one of them, with the player's own on the other, would be
+    /// dead. Whichever cell the opponent takes, the player answers on the other and the
+    /// opponent's stone is dead, so in normal play both cells can be given to the player without
+    /// changing the value of the position (fill-in), and moves there are never needed.
+    pub(crate) fn captured(&self, stones: Bitboard, empty: Bitboard, black: bool) -> Bitboard {
+        let dead_if = self.dead_if(stones, empty, black);
         let mut taken = Bitboard::EMPTY;
         let n = self.g.n as i64;
         for k in 0..3 {

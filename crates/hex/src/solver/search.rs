@@ -213,9 +213,17 @@ impl<'a> Search<'a> {
                 // A stone on a dead cell is worth a pass, never more than another move.
                 let (black, white) = filled.expect("set above");
                 let alive = moves.minus(self.dead.find(black, white));
-                match alive.is_empty() {
+                let alive = match alive.is_empty() {
                     true => Bitboard::single(moves.first().expect("moves is not empty")),
                     false => alive,
+                };
+                // Dominated moves go, unless the position is its own rotation: the pruning
+                // below keeps one of each rotated pair, which could be the dominated one.
+                if g.rotate(black) == black && g.rotate(white) == white {
+                    alive
+                } else {
+                    let mine = if node.black_to_move { black } else { white };
+                    self.dead.undominated(mine, empty, node.black_to_move, alive)
                 }
             }
             Rules::Misere => {
