@@ -50,6 +50,99 @@ fn solve_reads_a_diagram() {
 }
 
 #[test]
+fn solve_takes_the_side_to_move_and_sgf_files() {
+    // Black has played b2 and moves again: every cell wins on 3x3.
+    let v = json(&[
+        "hex",
+        "solve",
+        "--size",
+        "3",
+        "--moves",
+        "b2",
+        "--to-move",
+        "black",
+        "--all",
+        "--json",
+        "--tt-mb",
+        "8",
+    ]);
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["winner"], "black");
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 8);
+    // A HexGui file with setup stones and PL: two black stones against one white, White to
+    // move, whose only winning move is b2.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.sgf");
+    let sgf = "(;AP[HexGui:1.0.]FF[4]GM[11]SZ[3];AB[a2][b3]AW[a1]PL[W])";
+    std::fs::write(&path, sgf).unwrap();
+    let path = path.to_str().unwrap();
+    let v = json(&[
+        "hex", "solve", "--sgf", path, "--all", "--json", "--tt-mb", "8",
+    ]);
+    assert_eq!(v["size"], 3);
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(v["winner"], "white");
+    assert_eq!(v["winning_moves"], serde_json::json!(["b2"]));
+    assert_eq!(v["sgf"], path);
+    // The side to move given on the command line wins over the file's.
+    let v = json(&[
+        "hex",
+        "solve",
+        "--sgf",
+        path,
+        "--to-move",
+        "black",
+        "--json",
+        "--tt-mb",
+        "8",
+    ]);
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["winner"], "black");
+    // A diagram with unusual counts needs the side to move.
+    let diagram = dir.path().join("p.txt");
+    std::fs::write(&diagram, "   a b c\n 1  B . .\n  2  . B .\n   3  . . .\n").unwrap();
+    let diagram = diagram.to_str().unwrap();
+    assert!(error(&["hex", "solve", "--diagram", diagram]).contains("side to move"));
+    let v = json(&[
+        "hex",
+        "solve",
+        "--diagram",
+        diagram,
+        "--to-move",
+        "white",
+        "--json",
+        "--tt-mb",
+        "8",
+    ]);
+    assert_eq!(v["to_move"], "white");
+}
+
+#[test]
+fn malformed_sgf_files_get_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, needle) in [
+        ("(;GM[11]SZ[3];B[a1]", "')' is missing"),
+        ("(;GM[11]SZ[3];B[a1", "not closed"),
+        ("(;GM[1]SZ[3])", "not Hex"),
+        ("(;GM[11]SZ[3];B[q9])", "not a cell"),
+        (
+            "(;GM[11]SZ[5];B[c3];W[swap-pieces])",
+            "swap move is not supported",
+        ),
+        ("(;GM[11]SZ[3]AB[a1][a2][a3]PL[W])", "already over"),
+        ("\u{0}\u{ff}garbage", "expected '('"),
+    ] {
+        let path = dir.path().join("bad.sgf");
+        std::fs::write(&path, text).unwrap();
+        let message = error(&["hex", "solve", "--sgf", path.to_str().unwrap()]);
+        assert!(message.contains(needle), "{text:?}: {message}");
+        assert_eq!(message.lines().count(), 1, "{text:?}: {message}");
+    }
+    let message = error(&["hex", "solve", "--sgf", "/nonexistent/p.sgf"]);
+    assert!(message.contains("cannot read"), "{message}");
+}
+
+#[test]
 fn openings_json_and_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();

@@ -26,4 +26,7 @@ pub enum HexError {
     /// A diagram or stone set that is not a position of the game.
     #[error("not a valid position: {0}")]
     BadPosition(String),
+    /// An SGF file that cannot be read as a Hex position.
+    #[error("not a valid Hex SGF file: {0}")]
+    BadSgf(String),
 }

@@ -48,6 +48,8 @@ struct Lengths<'a> {
     g: &'static Geometry,
     value: Value<'a>,
     rules: Rules,
+    /// Keyed by the stones alone: the cache lives for one call, in which the side to move
+    /// follows from the root's side and the parity of the stones added since.
     cache: HashMap<(u128, u128), Bounds>,
 }
 

@@ -3,7 +3,9 @@
 //! - [`Bitboard`], [`Geometry`]: cells as bits of a `u128`, neighbourhoods and connection tests
 //!   by shifts.
 //! - [`Cell`], [`Position`], [`Player`]: names, moves and diagrams, following HexWiki: Black moves
-//!   first and connects row 1 to row n; White connects column a to the last column.
+//!   first and connects row 1 to row n; White connects column a to the last column. A position
+//!   may also be set up with any stones and either side to move, or read from HexGui's SGF
+//!   ([`Sgf`]).
 //! - [`Solver`]: the exact solver (normal or misère play), parallel with rayon, sharing one
 //!   lock-free [`TranspositionTable`].
 //! - [`Solver::perfect_play_length`]: how long the game lasts when the winner hurries and the loser
@@ -18,6 +20,7 @@ mod geometry;
 mod length;
 mod position;
 pub mod retro;
+mod sgf;
 mod solver;
 mod tt;
 
@@ -27,5 +30,6 @@ pub use error::HexError;
 pub use geometry::{Geometry, MAX_SIZE};
 pub use length::{DEFAULT_LENGTH_SIZE, MAX_LENGTH_SIZE};
 pub use position::{Player, Position};
+pub use sgf::Sgf;
 pub use solver::{Opening, Rules, Solution, Solver, SolverConfig};
 pub use tt::{TranspositionTable, TtData, MAX_PN, MAX_TT_MB};

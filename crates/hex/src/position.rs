@@ -40,14 +40,20 @@ impl fmt::Display for Player {
     }
 }
 
-/// A position: the board size and each player's stones. Black moves first, so Black is to move
-/// exactly when both players have the same number of stones.
+/// A position: the board size, each player's stones and the side to move.
+///
+/// In a game played from the empty board Black moves first, so Black is to move exactly when
+/// both players have the same number of stones; that is the side [`Position::from_moves`],
+/// [`Position::from_stones`] and [`Position::from_diagram`] give. Puzzles and setup positions
+/// may have any number of stones of each colour and either side to move:
+/// [`Position::from_setup`] and [`Position::with_to_move`] make those.
 ///
 /// ```
 /// use zermelo_hex::{Player, Position};
 /// let p = Position::from_moves(4, "c2 b3").unwrap();
 /// assert_eq!(p.to_move(), Player::Black);
 /// assert_eq!(p.stones(), 2);
+/// assert_eq!(p.with_to_move(Player::White).to_move(), Player::White);
 /// print!("{p}");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,6 +61,7 @@ pub struct Position {
     size: u8,
     black: Bitboard,
     white: Bitboard,
+    to_move: Player,
 }
 
 impl Position {
@@ -67,12 +74,48 @@ impl Position {
             size: n as u8,
             black: Bitboard::EMPTY,
             white: Bitboard::EMPTY,
+            to_move: Player::Black,
         })
     }
 
-    /// A position from its stone sets, checked: stones on the board, no cell holding two
-    /// stones, Black having as many stones as White or one more, and not both players connected.
+    /// A position from its stone sets as reached in a game from the empty board, checked:
+    /// stones on the board, no cell holding two stones, Black having as many stones as White or
+    /// one more, and not both players connected. The side to move follows from the counts.
+    ///
+    /// ```
+    /// use zermelo_hex::{Bitboard, Player, Position};
+    /// let p = Position::from_stones(3, Bitboard(0b1), Bitboard::EMPTY).unwrap();
+    /// assert_eq!(p.to_move(), Player::White);
+    /// assert!(Position::from_stones(3, Bitboard(0b11), Bitboard::EMPTY).is_err());
+    /// ```
     pub fn from_stones(n: usize, black: Bitboard, white: Bitboard) -> Result<Position, HexError> {
+        let (b, w) = (black.count(), white.count());
+        if b != w && b != w + 1 {
+            return Err(HexError::BadPosition(format!(
+                "Black has {b} stones and White {w}: Black moves first, so Black has as many \
+                 stones as White or one more (give the side to move to set up other counts)"
+            )));
+        }
+        let to_move = if b == w { Player::Black } else { Player::White };
+        Position::from_setup(n, black, white, to_move)
+    }
+
+    /// A set-up position, as puzzles and game records bring them: any number of stones of each
+    /// colour and an explicit side to move. Checked: stones on the board, no cell holding two
+    /// stones, and not both players connected.
+    ///
+    /// ```
+    /// use zermelo_hex::{Bitboard, Player, Position};
+    /// // Three black stones, none white, White to move.
+    /// let p = Position::from_setup(3, Bitboard(0b111), Bitboard::EMPTY, Player::White).unwrap();
+    /// assert_eq!((p.stones(), p.to_move()), (3, Player::White));
+    /// ```
+    pub fn from_setup(
+        n: usize,
+        black: Bitboard,
+        white: Bitboard,
+        to_move: Player,
+    ) -> Result<Position, HexError> {
         let empty = Position::new(n)?;
         let g = empty.geometry();
         if !(black | white).minus(g.board).is_empty() {
@@ -81,22 +124,30 @@ impl Position {
         if !(black & white).is_empty() {
             return Err(HexError::BadPosition("a cell holds two stones".into()));
         }
-        let (b, w) = (black.count(), white.count());
-        if b != w && b != w + 1 {
-            return Err(HexError::BadPosition(format!(
-                "Black has {b} stones and White {w}: Black moves first, so Black has as many \
-                 stones as White or one more"
-            )));
-        }
         let p = Position {
             size: n as u8,
             black,
             white,
+            to_move,
         };
         if p.has_connected(Player::Black) && p.has_connected(Player::White) {
             return Err(HexError::BadPosition("both players are connected".into()));
         }
         Ok(p)
+    }
+
+    /// The same stones with `to_move` to move.
+    ///
+    /// ```
+    /// use zermelo_hex::{Cell, Player, Position};
+    /// // White to play a second stone in a row.
+    /// let p = Position::from_moves(4, "b2 c3").unwrap().with_to_move(Player::White);
+    /// let q = p.play(Cell::parse("a1", 4).unwrap()).unwrap();
+    /// assert_eq!((q.white().count(), q.to_move()), (2, Player::Black));
+    /// ```
+    #[must_use]
+    pub const fn with_to_move(self, to_move: Player) -> Position {
+        Position { to_move, ..self }
     }
 
     /// The position reached by a list of moves from the empty board, Black first, e.g.
@@ -115,8 +166,30 @@ impl Position {
 
     /// Parses a rhombus diagram as printed by `Display`: each row line starts with its row
     /// number, followed by one of `.`, `B` (black) or `W` (white) per cell (lower case too);
-    /// other lines (the column letters) are ignored.
+    /// other lines (the column letters) are ignored. The stone counts must be those of a game
+    /// from the empty board, which give the side to move ([`Position::from_stones`]).
     pub fn from_diagram(text: &str) -> Result<Position, HexError> {
+        let (n, black, white) = Position::diagram_stones(text)?;
+        Position::from_stones(n, black, white)
+    }
+
+    /// Parses a diagram as [`Position::from_diagram`] does, with any stone counts and `to_move`
+    /// to move ([`Position::from_setup`]).
+    ///
+    /// ```
+    /// use zermelo_hex::{Player, Position};
+    /// let text = "   a b\n 1 B B\n  2 . .\n";
+    /// assert!(Position::from_diagram(text).is_err());
+    /// let p = Position::from_diagram_to_move(text, Player::White).unwrap();
+    /// assert_eq!(p.black().count(), 2);
+    /// ```
+    pub fn from_diagram_to_move(text: &str, to_move: Player) -> Result<Position, HexError> {
+        let (n, black, white) = Position::diagram_stones(text)?;
+        Position::from_setup(n, black, white, to_move)
+    }
+
+    /// The board size and stone sets of a diagram.
+    fn diagram_stones(text: &str) -> Result<(usize, Bitboard, Bitboard), HexError> {
         let mut rows: Vec<Vec<char>> = Vec::new();
         for line in text.lines() {
             let trimmed = line.trim_start();
@@ -170,7 +243,7 @@ impl Position {
                 }
             }
         }
-        Position::from_stones(n, black, white)
+        Ok((n, black, white))
     }
 
     /// The board size n.
@@ -221,11 +294,7 @@ impl Position {
     /// The player to move.
     #[must_use]
     pub const fn to_move(&self) -> Player {
-        if self.black.count() == self.white.count() {
-            Player::Black
-        } else {
-            Player::White
-        }
+        self.to_move
     }
 
     /// Whether `player`'s stones connect their two edges.
@@ -263,10 +332,11 @@ impl Position {
             return Err(HexError::Occupied(cell.to_string()));
         }
         let mut next = *self;
-        match self.to_move() {
+        match self.to_move {
             Player::Black => next.black = next.black.with(i),
             Player::White => next.white = next.white.with(i),
         }
+        next.to_move = self.to_move.opponent();
         Ok(next)
     }
 
@@ -278,6 +348,7 @@ impl Position {
             size: self.size,
             black: g.rotate(self.black),
             white: g.rotate(self.white),
+            to_move: self.to_move,
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::io::Read;
 
 use serde_json::json;
-use zermelo_hex::{Position, MAX_LENGTH_SIZE};
+use zermelo_hex::{Player, Position, Sgf, MAX_LENGTH_SIZE};
 
 use super::{rules_name, SearchOptions};
 
@@ -19,6 +19,14 @@ pub struct Args {
     /// Read the position from a diagram file instead (as printed by zermelo; `-` for stdin).
     #[arg(long, conflicts_with = "moves")]
     diagram: Option<String>,
+    /// Read the position from an SGF file as HexGui writes it (`-` for stdin): setup stones
+    /// AB/AW, moves B/W, PL for the player to move; the end of the main line is solved.
+    #[arg(long, conflicts_with_all = ["moves", "diagram"])]
+    sgf: Option<String>,
+    /// The player to move. Default: the SGF file's PL or last move, else Black when both have
+    /// as many stones and White when Black has one more. Given, any stone counts are accepted.
+    #[arg(long, value_enum)]
+    to_move: Option<Side>,
     /// List every winning move, not only one.
     #[arg(long)]
     all: bool,
@@ -32,35 +40,62 @@ pub struct Args {
     search: SearchOptions,
 }
 
+/// A player, as `--to-move` takes it.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Side {
+    Black,
+    White,
+}
+
+impl From<Side> for Player {
+    fn from(side: Side) -> Player {
+        match side {
+            Side::Black => Player::Black,
+            Side::White => Player::White,
+        }
+    }
+}
+
+/// The text of a file, or of stdin for `-`.
+fn read_input(path: &str) -> anyhow::Result<String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s)?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))
+    }
+}
+
 /// Runs `hex solve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let position = match &args.diagram {
-        Some(path) => {
-            let text = if path == "-" {
-                let mut s = String::new();
-                std::io::stdin().read_to_string(&mut s)?;
-                s
-            } else {
-                std::fs::read_to_string(path)
-                    .map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?
-            };
-            let p = Position::from_diagram(&text)?;
-            if let Some(n) = args.size {
-                anyhow::ensure!(
-                    n == p.size(),
-                    "--size {n} does not match the {0}x{0} diagram",
-                    p.size()
-                );
+    let to_move = args.to_move.map(Player::from);
+    let position = match (&args.diagram, &args.sgf) {
+        (Some(path), _) => {
+            let text = read_input(path)?;
+            match to_move {
+                Some(p) => Position::from_diagram_to_move(&text, p)?,
+                None => Position::from_diagram(&text)?,
             }
-            p
         }
-        None => {
+        (_, Some(path)) => Sgf::parse(&read_input(path)?)
+            .and_then(|sgf| sgf.position(to_move))
+            .map_err(|e| anyhow::anyhow!("{path}: {e}"))?,
+        (None, None) => {
             let n = args
                 .size
-                .ok_or_else(|| anyhow::anyhow!("give --size (or a --diagram)"))?;
-            Position::from_moves(n, &args.moves)?
+                .ok_or_else(|| anyhow::anyhow!("give --size (or a --diagram or --sgf file)"))?;
+            let p = Position::from_moves(n, &args.moves)?;
+            to_move.map_or(p, |side| p.with_to_move(side))
         }
     };
+    if let Some(n) = args.size {
+        anyhow::ensure!(
+            n == position.size(),
+            "--size {n} does not match the {0}x{0} position read",
+            position.size()
+        );
+    }
     if args.plies && position.size() > MAX_LENGTH_SIZE {
         anyhow::bail!(
             "perfect-play lengths are computed up to {MAX_LENGTH_SIZE}x{MAX_LENGTH_SIZE}"
@@ -92,6 +127,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         if let Some(p) = plies {
             out["plies"] = json!(p);
+        }
+        if let Some(path) = &args.sgf {
+            out["sgf"] = json!(path);
         }
         println!("{out}");
         return Ok(());

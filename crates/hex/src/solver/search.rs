@@ -345,7 +345,8 @@ impl<'a> Search<'a> {
     /// The key under which a node is stored: the lesser of the node and its 180° rotation, so
     /// both share an entry, with the board size in the bits above the last cell (bit 121 on),
     /// since one table serves several board sizes and a bit pattern means different positions
-    /// on different boards.
+    /// on different boards, and the side to move above that, since set-up positions may have
+    /// any stone counts and the same stones with the other side to move are another position.
     #[inline(always)]
     fn key(&self, node: Node) -> (Bitboard, Bitboard) {
         let rb = self.g.rotate(node.black);
@@ -355,7 +356,8 @@ impl<'a> Search<'a> {
         } else {
             (node.black, node.white)
         };
-        (Bitboard(b.0 | (self.g.n as u128) << SIZE_SHIFT), w)
+        let high = (self.g.n as u128) << SIZE_SHIFT | u128::from(node.black_to_move) << SIDE_SHIFT;
+        (Bitboard(b.0 | high), w)
     }
 
     /// Sequential search: whether the side to move wins `node` (whose game is not over).
@@ -531,6 +533,9 @@ impl<'a> Search<'a> {
 
 /// Where the board size is kept in a table key: above the 121 cells of the largest board.
 const SIZE_SHIFT: u32 = 122;
+
+/// Where the side to move is kept in a table key: above the four bits of the board size.
+const SIDE_SHIFT: u32 = SIZE_SHIFT + 4;
 
 /// Infinity for proof numbers: far above any sum of stored (capped) numbers.
 const INF: u64 = u64::MAX / 4;
