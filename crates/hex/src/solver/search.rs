@@ -223,7 +223,8 @@ impl<'a> Search<'a> {
                     alive
                 } else {
                     let mine = if node.black_to_move { black } else { white };
-                    self.dead.undominated(mine, empty, node.black_to_move, alive)
+                    self.dead
+                        .undominated(mine, empty, node.black_to_move, alive)
                 }
             }
             Rules::Misere => {
