@@ -123,33 +123,49 @@ impl DeadCells {
         dead_if
     }
 
-    /// The mover's candidate moves without those dominated by a neighbour, in normal play
-    /// (the mover is Black if `black`; `empty` holds every empty cell, `moves` the candidates,
-    /// which must hold a winning move whenever the mover has one).
+    /// The mover's candidate moves without the vulnerable and the dominated ones, in normal
+    /// play. The mover is Black if `black`; `empty` holds every empty cell, `moves` the
+    /// candidates, which must hold a winning move whenever the mover has one, and none that
+    /// connects the mover at once.
     ///
-    /// **Theorem.** If cell x is dead once the mover has a stone on its neighbour y, then the
-    /// move y is at least as good as the move x. *Proof.* With the mover on y, x is dead, so
-    /// its colour does not change the value: the position is worth as much as with the mover
-    /// on both y and x, which is at least as good as the mover on x alone, since an extra stone
-    /// never hurts its owner in Hex. Both positions have the opponent to move.
+    /// **Vulnerable cells.** A cell x is vulnerable when, after the mover plays x, the opponent
+    /// can kill it: a stone of theirs on a neighbour k of x makes x dead. *Theorem: if the
+    /// mover wins by x, they win by a move that is not vulnerable, or by every move.* *Proof.*
+    /// After x and the answer k, x is dead, so the position Q is worth the same with both x
+    /// and k the opponent's. The mover, to move, wins Q since x won; let m be a winning move
+    /// there. With fewer opponent stones, m wins the original position too (an opponent's
+    /// stone never helps the mover). If m is vulnerable as well, with killer k′: were k′ taken
+    /// in Q, m would already be dead after m, worth a pass, so every move would win Q and
+    /// hence the original position; otherwise m is vulnerable in Q (a dead cell stays dead
+    /// when more cells are fixed) and the argument repeats in Q. Each round fixes two more
+    /// cells, so it ends, at a winning move that is not vulnerable or with every move winning.
     ///
-    /// So x is pruned when some such y is not pruned itself. Whenever x is pruned, its y was
-    /// still kept at that moment, so following each pruned cell to its y leads, through cells
-    /// pruned later and later, to a cell that is kept, a candidate or not: a candidate at least
-    /// as good as x; or a move outside the candidates, which loses or is worth a pass (a dead
-    /// cell), so x loses too or every move is as good. If every candidate were pruned, the
-    /// first is kept, which by the same argument wins whenever any move does.
-    pub(crate) fn undominated(
+    /// **Dominated cells.** If cell x is dead once the mover has a stone on its neighbour y,
+    /// the move y is at least as good as x. *Proof.* With the mover on y, x is dead, so its
+    /// colour does not change the value: the position is worth as much as with the mover on
+    /// both y and x, at least as much as with the mover on x alone, since an extra stone never
+    /// hurts its owner in Hex; both with the opponent to move.
+    ///
+    /// The vulnerable candidates are pruned first; then a candidate x is pruned as dominated
+    /// when some such y is not pruned (yet). So a pruned x leads, through cells pruned later
+    /// and later, to a y that is kept, a candidate or not, and at least as good as x: a kept
+    /// candidate, or a move outside the candidates, which loses or is dead (worth a pass, so
+    /// that every move is as good). Together: when the mover wins, a winning move that is not
+    /// vulnerable exists, and it or a kept move at least as good is kept, unless every move
+    /// wins. If every candidate were pruned, the first is kept, which wins whenever any does.
+    pub(crate) fn superior(
         &self,
-        stones: Bitboard,
+        mine: Bitboard,
+        theirs: Bitboard,
         empty: Bitboard,
         black: bool,
         moves: Bitboard,
     ) -> Bitboard {
-        let dead_if = self.dead_if(stones, empty, black);
+        let killed_if = self.dead_if(theirs, empty, !black);
+        let mut pruned = moves & killed_if.iter().fold(Bitboard::EMPTY, |v, &k| v | k);
+        let dead_if = self.dead_if(mine, empty, black);
         let n = self.g.n as i64;
-        let mut pruned = Bitboard::EMPTY;
-        for x in moves.cells() {
+        for x in moves.minus(pruned).cells() {
             let dominated = (0..6).any(|k| {
                 let (dx, dy) = DIRECTIONS[k];
                 let y = (x as i64 + dy * n + dx) as usize;
@@ -341,11 +357,11 @@ mod tests {
         assert!(found > 500, "only {found} captured cells seen");
     }
 
-    /// Domination against the retrograde oracle: on 4x4 positions in play (one in three), every
-    /// move pruned as dominated loses or leaves a kept move that wins, and the rule prunes
-    /// often enough to be tested.
+    /// Vulnerable and dominated moves against the retrograde oracle: on 4x4 positions in play
+    /// (one in three), with every move but immediate wins as candidates, a kept move wins
+    /// whenever some move does, and the rules prune often enough to be tested.
     #[test]
-    fn dominated_moves_keep_a_winning_move() {
+    fn inferior_moves_leave_a_winning_move() {
         use crate::retro::{RetroTable, RetroValue};
         let n = 4;
         let g = Geometry::of(n);
@@ -381,8 +397,37 @@ mod tests {
                     Ok(RetroValue::Loss | RetroValue::GameOver)
                 )
             };
-            let mine = if black_to_move { black } else { white };
-            let kept = dead.undominated(mine, empty, black_to_move, empty);
+            let (mine, theirs, a, b) = if black_to_move {
+                (black, white, g.north, g.south)
+            } else {
+                (white, black, g.west, g.east)
+            };
+            let moves = empty.minus(g.winning_cells(mine, empty, a, b));
+            if moves != empty {
+                continue;
+            }
+            let kept = dead.superior(mine, theirs, empty, black_to_move, moves);
+            // Each theorem on its own: a dominator is at least as good as the cell it
+            // dominates; a winning vulnerable cell leaves a winning move that is not
+            // vulnerable, or every move wins.
+            let dead_if = dead.dead_if(mine, empty, black_to_move);
+            let killed_if = dead.dead_if(theirs, empty, !black_to_move);
+            let vulnerable = killed_if.iter().fold(Bitboard::EMPTY, |v, &k| v | k);
+            for (k, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+                for x in dead_if[k].cells() {
+                    let y = (x as i64 + dy * n as i64 + dx) as usize;
+                    assert!(
+                        !wins(x) || wins(y),
+                        "{x} dominated by {y}: {black:?} {white:?}"
+                    );
+                }
+            }
+            if vulnerable.cells().any(wins) {
+                assert!(
+                    empty.minus(vulnerable).cells().any(wins) || empty.cells().all(wins),
+                    "vulnerable {vulnerable:?}: {black:?} {white:?}"
+                );
+            }
             pruned += (empty.count() - kept.count()) as usize;
             assert_eq!(
                 empty.cells().any(wins),

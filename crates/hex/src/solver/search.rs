@@ -217,14 +217,14 @@ impl<'a> Search<'a> {
                     true => Bitboard::single(moves.first().expect("moves is not empty")),
                     false => alive,
                 };
-                // Dominated moves go, unless the position is its own rotation: the pruning
-                // below keeps one of each rotated pair, which could be the dominated one.
+                // Vulnerable and dominated moves go, unless the position is its own rotation:
+                // the pruning below keeps one of each rotated pair, which could be a pruned
+                // move's dominator.
                 if g.rotate(black) == black && g.rotate(white) == white {
                     alive
                 } else {
-                    let mine = if node.black_to_move { black } else { white };
                     self.dead
-                        .undominated(mine, empty, node.black_to_move, alive)
+                        .superior(mine, theirs, empty, node.black_to_move, alive)
                 }
             }
             Rules::Misere => {
