@@ -3,12 +3,16 @@
 
 use clap::{Parser, Subcommand};
 
+mod output;
+
 mod batch;
 mod grundy;
 mod hex;
 mod memory;
 mod nim;
 mod progress;
+
+use output::errln;
 
 /// Exhaustive solver for two-player games of perfect information: Hex, misère Hex and
 /// Sprague–Grundy tables.
@@ -47,12 +51,9 @@ fn main() {
             ) {
                 err.exit();
             }
-            // Keep usage errors to one line, like every other error.
-            let text = err.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!(
+            errln!(
                 "zermelo: {} (see --help)",
-                first.trim_start_matches("error: ")
+                usage_error_line(&err.to_string())
             );
             std::process::exit(2);
         }
@@ -64,9 +65,37 @@ fn main() {
         Command::Batch(cmd) => batch::run(cmd),
     };
     if let Err(err) = result {
-        eprintln!("zermelo: error: {err:#}");
+        if output::is_closed_pipe(&err) {
+            // The reader has gone (`| head`): stop quietly, as Unix tools do.
+            std::process::exit(0);
+        }
+        errln!("zermelo: error: {err:#}");
         std::process::exit(1);
     }
+}
+
+/// A clap usage error on one line, like every other error: its message and the lines that
+/// complete it (the missing arguments, a tip), without the usage block that follows.
+fn usage_error_line(text: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let line = line.trim_start_matches("error: ");
+        match line.strip_prefix("tip: ") {
+            Some(tip) => parts.push(format!("({tip})")),
+            None => parts.push(line.to_string()),
+        }
+    }
+    if parts.is_empty() {
+        return "invalid arguments".to_string();
+    }
+    parts.join(" ")
 }
 
 /// A job started by `zermelo batch run` dies with its runner: a runner killed with SIGKILL

@@ -1,5 +1,6 @@
 //! Progress reporting: a bar on a terminal, plain periodic log lines otherwise (a cluster log).
 
+use crate::output::errln;
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -144,9 +145,15 @@ impl Progress {
         } else {
             String::new()
         };
-        eprintln!(
+        errln!(
             "[{:>8.1} s] {}: {}/{} {} ({:.1}/s{eta}) {}",
-            secs, self.label, log.done, self.total, self.unit, rate, log.message
+            secs,
+            self.label,
+            log.done,
+            self.total,
+            self.unit,
+            rate,
+            log.message
         );
     }
 }

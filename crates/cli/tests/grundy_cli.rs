@@ -7,7 +7,7 @@ use std::process::Command;
 use serde_json::Value;
 
 mod common;
-use common::{json, zermelo};
+use common::{head, json, zermelo};
 
 /// Asserts a failure with exactly one line on stderr, starting with the program's prefix.
 fn fails(args: &[&str]) -> String {
@@ -287,4 +287,86 @@ fn sigterm_writes_a_checkpoint_that_resumes_to_the_straight_table() {
         "grundy", "octal", "0.6", "--max", &target, "--json", "--values",
     ]);
     assert_eq!(values(&resumed), values(&straight));
+}
+
+#[test]
+fn a_closed_stdout_ends_the_program_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("t.zgt");
+    let t = table.to_str().unwrap();
+    json(&[
+        "grundy", "octal", "0.6", "--max", "2^16", "--out", t, "--json",
+    ]);
+    for (args, lines) in [
+        (&["grundy", "show", t, "--csv"][..], 1),
+        (&["grundy", "show", t, "--to", "65536"], 10),
+        (&["grundy", "octal", "0.6", "--max", "2^16", "--values"], 2),
+        (
+            &["grundy", "piece", "wythoff", "--size", "300", "--values"],
+            10,
+        ),
+    ] {
+        let (status, stderr) = head(args, lines);
+        assert_eq!(status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn os_errors_are_said_once() {
+    for args in [
+        &[
+            "grundy",
+            "octal",
+            "0.6",
+            "--max",
+            "10",
+            "--out",
+            "/nonexistent/dir/x.zgt",
+        ][..],
+        &[
+            "grundy",
+            "octal",
+            "0.6",
+            "--max",
+            "10",
+            "--resume",
+            "/nonexistent/x.zgt",
+        ],
+        &[
+            "hex",
+            "table",
+            "--size",
+            "2",
+            "--out",
+            "/nonexistent/dir/x.zt",
+        ],
+    ] {
+        let err = fails(args);
+        assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn usage_errors_name_what_is_wrong() {
+    let out = zermelo(&["nim"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("<COMPONENTS>"), "{err}");
+    let err = fails(&["grundy", "piece", "--size", "10"]);
+    assert!(!err.contains("not both"), "{err}");
+    assert!(err.contains("name a piece"), "{err}");
+    let err = fails(&["grundy", "piece", "rook", "--jumps", "1,2", "--size", "10"]);
+    assert!(err.contains("not both"), "{err}");
+    let err = fails(&["nim", "--misere", "0.77:5", "0.07:3"]);
+    assert!(
+        err.contains("one game") && err.contains("0.77:5 + 0.07:3"),
+        "{err}"
+    );
+    let err = fails(&["nim", "--k", "2", "0.77:5"]);
+    assert!(
+        err.contains("Moore's Nim_2") && !err.contains("misère"),
+        "{err}"
+    );
 }

@@ -1,5 +1,6 @@
 //! `zermelo batch merge`: checks the results of shards and combines them in one folder.
 
+use crate::output::outln;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -122,12 +123,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
     });
     zermelo_store::json::write(&out.join("batch.json"), &doc)?;
-    println!(
+    outln!(
         "merged {} jobs from {} folder(s) into {}",
         jobs.len(),
         args.sources.len(),
         out.join("batch.json").display()
-    );
+    )?;
     Ok(())
 }
 

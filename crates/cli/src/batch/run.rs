@@ -8,6 +8,7 @@
 //! The runner alone writes records, each atomically, so a kill -9 at any moment leaves every
 //! file either complete or absent.
 
+use crate::output::{errln, outln};
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -156,7 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     display.finish();
-    println!(
+    outln!(
         "{done} of {} jobs done{} in {}",
         mine.len(),
         if shard == Shard::ALL {
@@ -165,7 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             format!(" (shard {shard})")
         },
         dir.display()
-    );
+    )?;
     if !failed.is_empty() {
         bail!("{} failed: {}", failed.len(), failed.join("; "));
     }
@@ -215,7 +216,7 @@ fn install_signal_handler() {
             if child > 0 {
                 let _ = kill(Pid::from_raw(child), Signal::SIGKILL);
             }
-            eprintln!(
+            errln!(
                 "zermelo: stopped at once; finished results are kept, run the same command to \
                  go on"
             );
@@ -585,7 +586,7 @@ impl Display {
             Some((multi, ..)) => {
                 let _ = multi.println(line);
             }
-            None => eprintln!("batch: {line}"),
+            None => errln!("batch: {line}"),
         }
     }
 
@@ -626,7 +627,7 @@ impl Display {
                 bar.set_prefix(job.name.clone());
                 bar.set_message("starting");
             }
-            None => eprintln!("batch: {} started ({})", job.name, job.kind_name()),
+            None => errln!("batch: {} started ({})", job.name, job.kind_name()),
         }
     }
 
@@ -651,7 +652,7 @@ impl Display {
             return;
         }
         p.last_log = Instant::now();
-        eprintln!(
+        errln!(
             "[{:>8.1} s] batch{}: {}/{} jobs ended{}; {} running {:.0} s: {}",
             self.start.elapsed().as_secs_f64(),
             if self.shard == Shard::ALL {

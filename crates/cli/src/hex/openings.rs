@@ -1,5 +1,6 @@
 //! `zermelo hex openings`: the value of every first move.
 
+use crate::output::{out, outln};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -74,8 +75,7 @@ struct Table {
 /// Runs `hex openings`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+        crate::output::prepare_out_dir(dir)?;
     }
     let solver = args.search.solver(args.size.1)?;
     for n in args.size.0..=args.size.1 {
@@ -117,9 +117,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         let doc = table.json();
         if args.json {
-            println!("{doc}");
+            outln!("{doc}")?;
         } else {
-            print!("{}", table.text());
+            out!("{}", table.text())?;
         }
         if let Some(dir) = &args.out {
             let stem = table.file_stem();
@@ -129,10 +129,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 table.markdown().as_bytes(),
             )?;
             if !args.json {
-                println!(
+                outln!(
                     "wrote {}",
                     Path::new(dir).join(format!("{stem}.{{json,md}}")).display()
-                );
+                )?;
             }
         }
     }

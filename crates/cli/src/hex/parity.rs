@@ -2,6 +2,7 @@
 //! theorem of Lagarias and Sleator (the first player wins on even boards, the second on odd
 //! ones, and the loser can make the game fill the board).
 
+use crate::output::{out, outln};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -41,6 +42,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.max_size,
             zermelo_hex::MAX_SIZE
         );
+    }
+    if let Some(dir) = &args.out {
+        crate::output::prepare_out_dir(dir)?;
     }
     let solver = SearchOptions {
         misere: true,
@@ -96,13 +100,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "zermelo_version": env!("CARGO_PKG_VERSION"),
     });
     if args.json {
-        println!("{doc}");
+        outln!("{doc}")?;
     } else {
-        print!("{}", text(&doc));
+        out!("{}", text(&doc))?;
     }
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
         zermelo_store::json::write(&dir.join("misere-parity.json"), &doc)?;
         zermelo_store::atomic_write(&dir.join("misere-parity.md"), markdown(&doc).as_bytes())?;
     }

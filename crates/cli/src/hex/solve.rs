@@ -1,5 +1,6 @@
 //! `zermelo hex solve`: one position.
 
+use crate::output::{out, outln};
 use std::io::Read;
 
 use serde_json::json;
@@ -93,32 +94,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(p) = plies {
             out["plies"] = json!(p);
         }
-        println!("{out}");
+        outln!("{out}")?;
         return Ok(());
     }
-    print!("{position}");
-    println!(
+    out!("{position}")?;
+    outln!(
         "{}x{n} {} Hex, {} to move: {} wins",
         n,
         rules_name(args.search.rules()),
         solution.to_move,
         solution.winner
-    );
+    )?;
     if let Some(m) = solution.winning_move {
-        println!("winning move: {m}");
+        outln!("winning move: {m}")?;
     }
     if let Some(list) = &solution.winning_moves {
         let names: Vec<String> = list.iter().map(ToString::to_string).collect();
-        println!("all winning moves ({}): {}", names.len(), names.join(" "));
+        outln!("all winning moves ({}): {}", names.len(), names.join(" "))?;
     }
     if let Some(p) = plies {
-        println!("perfect-play length: {p} plies from here");
+        outln!("perfect-play length: {p} plies from here")?;
     }
-    println!(
+    outln!(
         "{} nodes in {:.3} s on {} threads",
         solution.nodes,
         solution.seconds,
         solver.threads()
-    );
+    )?;
     Ok(())
 }

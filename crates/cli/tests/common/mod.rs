@@ -22,3 +22,32 @@ pub fn json(args: &[&str]) -> Value {
     );
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
 }
+
+/// Runs `zermelo` with `args`, reads the first `lines` lines of its stdout and closes the pipe,
+/// as `zermelo … | head -n LINES` does; returns the exit status and stderr.
+// Each test binary compiles this module; not all of them close a pipe.
+#[allow(dead_code)]
+pub fn head(args: &[&str], lines: usize) -> (std::process::ExitStatus, String) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let mut line = String::new();
+    for _ in 0..lines {
+        line.clear();
+        stdout.read_line(&mut line).expect("a line");
+    }
+    drop(stdout);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
+    (child.wait().expect("the binary ends"), stderr)
+}
