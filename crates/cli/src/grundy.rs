@@ -120,7 +120,10 @@ struct PieceArgs {
     /// Slide vectors dx,dy;…: any positive number of steps along the vector.
     #[arg(long, allow_hyphen_values = true)]
     slides: Option<String>,
-    /// Board side N: cells (0..N) x (0..N).
+    /// Board side N, 1 to 32768: cells (0..N) x (0..N). Pieces that slide (wythoff, rook,
+    /// --slides) look at about N³ moves: N = 1000 took 5 s and N = 1500 two minutes on the
+    /// development machine, so a few thousand is the practical limit. Pieces that only jump
+    /// (knight, --jumps) look at about N² moves: N = 4096 took 1 s; 32768 takes 2 GiB of memory.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     size: String,
     /// Print one JSON object instead of text.
@@ -276,11 +279,11 @@ fn period_json(p: Option<Periodicity>) -> (Value, Value, Value) {
 fn octal(args: OctalArgs) -> anyhow::Result<()> {
     let game: OctalGame = args.code.parse()?;
     let mut pool = rayon::ThreadPoolBuilder::new();
-    match args.threads {
-        Some(t) if t == 0 || t > 1024 => bail!("--threads must be between 1 and 1024"),
-        Some(t) => pool = pool.num_threads(t),
-        // Like rayon: RAYON_NUM_THREADS (which the batch runner sets), else one per core.
-        None => {}
+    // Without --threads, like rayon: RAYON_NUM_THREADS (which the batch runner sets), else one
+    // per core.
+    if let Some(t) = args.threads {
+        crate::check_threads(t, false)?;
+        pool = pool.num_threads(t);
     }
     let pool = pool.build()?;
     pool.install(|| octal_run(args, game))
@@ -340,7 +343,7 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
     };
     let rule = ProofRule::for_octal(&game);
     let interrupted = interrupt_flag();
-    let progress = Progress::new(
+    let mut progress = Progress::new(
         &format!("grundy {game}"),
         max as u64 + 1,
         "values",
@@ -426,8 +429,13 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
             last_checkpoint = Instant::now();
         }
     }
-    progress.advance((engine.values().len() - reported) as u64, &engine.status());
-    progress.finish();
+    match proof_len {
+        Some(len) => progress.finish_early(len as u64, "stopped: period proven"),
+        None => {
+            progress.advance((engine.values().len() - reported) as u64, &engine.status());
+            progress.finish();
+        }
+    }
     let engine_name = engine.name();
     let seconds = started.elapsed().as_secs_f64();
     let mut values = engine.into_values();
@@ -595,7 +603,14 @@ fn piece(args: PieceArgs) -> anyhow::Result<()> {
     )?;
     let size = size as usize;
     let started = Instant::now();
-    let table = game.solve(size)?;
+    let mut progress = Progress::new(
+        &format!("piece {game} {size}x{size}"),
+        game.move_count(size),
+        "moves",
+        args.json,
+    );
+    let table = game.solve_with_progress(size, |moves| progress.set_position(moves, ""))?;
+    progress.finish();
     let seconds = started.elapsed().as_secs_f64();
     let max_value = table.values().iter().copied().max().unwrap_or(0);
     let zeros = table.values().iter().filter(|&&v| v == 0).count();

@@ -74,6 +74,18 @@ fn main() {
     }
 }
 
+/// The most worker threads a command takes: far beyond any core count, and each thread has its
+/// own stack, so a mistyped count fails at once instead of running for minutes.
+pub const MAX_THREADS: usize = 1024;
+
+/// Checks a `--threads` value: 1 to [`MAX_THREADS`], or 0 where `zero_means_all_cores`.
+pub fn check_threads(threads: usize, zero_means_all_cores: bool) -> anyhow::Result<()> {
+    if threads > MAX_THREADS || (threads == 0 && !zero_means_all_cores) {
+        anyhow::bail!("--threads must be between 1 and {MAX_THREADS}, not {threads}");
+    }
+    Ok(())
+}
+
 /// A clap usage error on one line, like every other error: its message and the lines that
 /// complete it (the missing arguments, a tip), without the usage block that follows.
 fn usage_error_line(text: &str) -> String {

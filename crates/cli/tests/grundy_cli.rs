@@ -7,7 +7,7 @@ use std::process::Command;
 use serde_json::Value;
 
 mod common;
-use common::{head, json, zermelo};
+use common::{head, json, with_log_lines, zermelo};
 
 /// Asserts a failure with exactly one line on stderr, starting with the program's prefix.
 fn fails(args: &[&str]) -> String {
@@ -368,5 +368,43 @@ fn usage_errors_name_what_is_wrong() {
     assert!(
         err.contains("Moore's Nim_2") && !err.contains("misère"),
         "{err}"
+    );
+}
+
+#[test]
+fn progress_ends_where_the_run_ended() {
+    let out = with_log_lines(
+        &[
+            "grundy",
+            "octal",
+            "0.77",
+            "--max",
+            "2^16",
+            "--stop-when-proven",
+            "--json",
+        ],
+        "1000",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Kayles' period is proven at G(167): the run stops at 168 values of the 65537 asked for.
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.contains(": 168/168 values"), "{stderr}");
+    assert!(last.contains("period proven"), "{stderr}");
+}
+
+#[test]
+fn piece_runs_report_progress() {
+    let out = with_log_lines(
+        &["grundy", "piece", "wythoff", "--size", "40", "--json"],
+        "1000",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Each of the 40 x 40 cells has x + y + min(x, y) moves.
+    let moves: usize = (0..40)
+        .flat_map(|x| (0..40).map(move |y| x + y + x.min(y)))
+        .sum();
+    assert!(
+        stderr.contains(&format!("piece wythoff 40x40: {moves}/{moves} moves")),
+        "{stderr}"
     );
 }

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 mod common;
-use common::{json, zermelo};
+use common::{json, with_log_lines, zermelo};
 
 /// Runs a command that must fail and returns its single error line.
 fn error(args: &[&str]) -> String {
@@ -136,6 +136,23 @@ fn bad_input_gets_one_clear_line() {
             "does not fit in memory",
         ),
         (vec!["hex", "openings", "--size", "5-3"], "empty size range"),
+        (
+            vec!["hex", "openings", "--size", "6", "--plies"],
+            "up to 5x5",
+        ),
+        (
+            vec!["hex", "openings", "--size", "4-6", "--plies"],
+            "up to 5x5",
+        ),
+        (vec!["hex", "solve", "--size", "5", "--plies"], "empty 5x5"),
+        (
+            vec!["hex", "solve", "--size", "4", "--threads", "100000"],
+            "between 1 and 1024",
+        ),
+        (
+            vec!["hex", "parity", "--max-size", "3", "--threads", "5000"],
+            "between 1 and 1024",
+        ),
     ] {
         let message = error(&args);
         assert!(message.contains(needle), "{args:?}: {message}");
@@ -182,4 +199,17 @@ fn misere_solve_json_says_so() {
     assert_eq!(v["misere"], true);
     assert_eq!(v["winner"], "black");
     assert_eq!(v["winning_moves"], serde_json::json!(["a1", "b2"]));
+}
+
+#[test]
+fn solve_reports_progress_in_plain_lines() {
+    let out = with_log_lines(&["hex", "solve", "--size", "4", "--all", "--json"], "0.001");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("hex solve: ") && last.contains(" nodes ("),
+        "{stderr}"
+    );
+    assert!(last.ends_with("solved"), "{stderr}");
 }

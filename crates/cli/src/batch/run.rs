@@ -40,7 +40,7 @@ pub struct Args {
     /// SLURM_ARRAY_TASK_COUNT when set, else every job.
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
-    /// Threads for jobs whose job file does not set them (default: one per core).
+    /// Threads for jobs whose job file does not set them, 1 to 1024 (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
     /// Seconds between progress lines when stderr is not a terminal.
@@ -71,6 +71,9 @@ static CHILD: AtomicI32 = AtomicI32::new(0);
 
 /// Runs `batch run`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(t) = args.threads {
+        crate::check_threads(t, false)?;
+    }
     let all = jobs::load(&args.jobs)?;
     let shard = match &args.shard {
         Some(text) => Shard::parse(text)?,

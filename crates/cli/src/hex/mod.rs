@@ -37,7 +37,7 @@ pub struct SearchOptions {
     /// Play misère Hex (Reverse Hex): the player who connects loses.
     #[arg(long)]
     pub misere: bool,
-    /// Worker threads (default: one per core).
+    /// Worker threads, 1 to 1024 (default: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Transposition table size in MiB (default: by board size, 16 up to 4x4, 64 for 5x5, 512
@@ -60,6 +60,7 @@ impl SearchOptions {
     /// A solver with these options for boards up to `size`, after checking the table fits in
     /// memory.
     pub fn solver(&self, size: usize) -> anyhow::Result<Solver> {
+        crate::check_threads(self.threads, true)?;
         let tt_mb = self.tt_mb.unwrap_or(default_tt_mb(size, self.rules()));
         if tt_mb <= MAX_TT_MB {
             crate::memory::ensure_fits(

@@ -74,13 +74,20 @@ struct Table {
 
 /// Runs `hex openings`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.plies && args.size.1 > MAX_LENGTH_SIZE {
+        anyhow::bail!(
+            "--plies: perfect-play lengths are computed up to {MAX_LENGTH_SIZE}x{MAX_LENGTH_SIZE}, \
+             and --size goes to {0}x{0}",
+            args.size.1
+        );
+    }
     if let Some(dir) = &args.out {
         crate::output::prepare_out_dir(dir)?;
     }
     let solver = args.search.solver(args.size.1)?;
     for n in args.size.0..=args.size.1 {
         let start = Instant::now();
-        let progress = Progress::new(
+        let mut progress = Progress::new(
             &format!("{n}x{n} openings"),
             (n * n) as u64,
             "openings",
@@ -146,7 +153,7 @@ fn lengths(
     openings: &[Opening],
     quiet: bool,
 ) -> anyhow::Result<Vec<u32>> {
-    let progress = Progress::new(
+    let mut progress = Progress::new(
         &format!("{n}x{n} lengths"),
         openings.len() as u64,
         "openings",

@@ -26,7 +26,7 @@ pub struct Args {
     /// Print the JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Worker threads (default: one per core).
+    /// Worker threads, 1 to 1024 (default: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Transposition table size in MiB (default: by board size, as for `hex solve`).
@@ -55,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut sizes = Vec::new();
     for n in 1..=args.max_size {
         let start = Instant::now();
-        let progress = Progress::new(
+        let mut progress = Progress::new(
             &format!("misère {n}x{n}"),
             (n * n) as u64,
             "openings",

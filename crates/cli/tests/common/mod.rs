@@ -51,3 +51,15 @@ pub fn head(args: &[&str], lines: usize) -> (std::process::ExitStatus, String) {
         .expect("stderr");
     (child.wait().expect("the binary ends"), stderr)
 }
+
+/// Runs `zermelo` with its progress lines asked for every `log_every` seconds (stderr is a pipe
+/// here, so they are plain lines); returns what it printed.
+// Each test binary compiles this module; not all of them read progress lines.
+#[allow(dead_code)]
+pub fn with_log_lines(args: &[&str], log_every: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(args)
+        .env("ZERMELO_LOG_EVERY", log_every)
+        .output()
+        .expect("the binary runs")
+}
