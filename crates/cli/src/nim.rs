@@ -52,7 +52,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let moves: Vec<_> = analysis
             .winning_moves
             .iter()
-            .map(|m| json!({"component": m.component, "to": m.to}))
+            // Numbered from 1, as in the text output and the order the components were given.
+            .map(|m| json!({"component": m.component + 1, "to": m.to}))
             .collect();
         let out = json!({
             "position": args.components,

@@ -408,3 +408,12 @@ fn piece_runs_report_progress() {
         "{stderr}"
     );
 }
+
+#[test]
+fn nim_numbers_components_alike_in_json_and_text() {
+    // 1 + 2: the only winning move takes heap 2 (the second component) down to 1.
+    let v = json(&["nim", "1", "2", "--json"]);
+    assert_eq!(v["winning_moves"][0]["component"], 2);
+    let text = String::from_utf8_lossy(&zermelo(&["nim", "1", "2"]).stdout).into_owned();
+    assert!(text.contains("winning move in component 2 "), "{text}");
+}

@@ -213,3 +213,20 @@ fn solve_reports_progress_in_plain_lines() {
     );
     assert!(last.ends_with("solved"), "{stderr}");
 }
+
+#[test]
+fn prose_spells_misere_with_its_accent_and_json_without() {
+    let text =
+        String::from_utf8_lossy(&zermelo(&["hex", "solve", "--size", "3", "--misere"]).stdout)
+            .into_owned();
+    assert!(text.contains("3x3 misère Hex"), "{text}");
+    let text =
+        String::from_utf8_lossy(&zermelo(&["hex", "openings", "--size", "2", "--misere"]).stdout)
+            .into_owned();
+    assert!(
+        text.contains("2x2 misère Hex") && !text.contains("misere"),
+        "{text}"
+    );
+    let v = json(&["hex", "solve", "--size", "3", "--misere", "--json"]);
+    assert_eq!(v["rules"], "misere");
+}

@@ -87,10 +87,18 @@ fn default_tt_mb(size: usize, rules: Rules) -> usize {
     }
 }
 
-/// "normal" or "misere", as in file names and JSON.
+/// "normal" or "misere", as in file names and JSON (ASCII, for scripts).
 pub fn rules_name(rules: Rules) -> &'static str {
     match rules {
         Rules::Normal => "normal",
         Rules::Misere => "misere",
+    }
+}
+
+/// "normal" or "misère", as in sentences for people; file names and JSON use [`rules_name`].
+pub fn rules_prose(rules: Rules) -> &'static str {
+    match rules {
+        Rules::Normal => "normal",
+        Rules::Misere => "misère",
     }
 }

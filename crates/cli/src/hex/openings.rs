@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use serde_json::{json, Value};
 use zermelo_hex::{Cell, Opening, Position, Rules, Solver, DEFAULT_LENGTH_SIZE, MAX_LENGTH_SIZE};
 
-use super::{rules_name, SearchOptions};
+use super::{rules_name, rules_prose, SearchOptions};
 use crate::progress::Progress;
 
 /// Solve every first move of the empty board; print the table and write it as JSON and Markdown.
@@ -260,7 +260,7 @@ impl Table {
         let wins = self.winning().len();
         format!(
             "{n}x{n} {} Hex: the first player {} the empty board; {wins} of {} openings win",
-            rules_name(self.rules),
+            rules_prose(self.rules),
             if wins > 0 { "wins" } else { "loses" },
             n * n
         )
@@ -288,7 +288,7 @@ impl Table {
             "# {n}x{n} Hex openings, {} play\n\n{}.\n\nWritten by `zermelo hex openings --size {n}{}` \
              (zermelo {}). Black moves first and connects row 1 to row {n}; \
              + marks an opening that wins for Black, - one that loses{}.\n\n```text\n{}```\n\n",
-            rules_name(self.rules),
+            rules_prose(self.rules),
             self.summary(),
             if self.rules == Rules::Misere { " --misere" } else { "" },
             env!("CARGO_PKG_VERSION"),

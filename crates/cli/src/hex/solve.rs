@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::json;
 use zermelo_hex::{Position, Solver, MAX_LENGTH_SIZE};
 
-use super::{rules_name, SearchOptions};
+use super::{rules_name, rules_prose, SearchOptions};
 use crate::progress::Progress;
 
 /// Solve one position: the winner, a winning move (or all of them), the perfect-play length.
@@ -106,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     outln!(
         "{}x{n} {} Hex, {} to move: {} wins",
         n,
-        rules_name(args.search.rules()),
+        rules_prose(args.search.rules()),
         solution.to_move,
         solution.winner
     )?;
