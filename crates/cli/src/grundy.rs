@@ -195,6 +195,10 @@ fn table_max(text: &str) -> anyhow::Result<usize> {
     crate::memory::ensure_fits(
         &format!("a table of {} values", max + 1),
         u128::from(max + 1) * OCTAL_BYTES_PER_VALUE,
+        |available| {
+            let fits = (u128::from(available) / OCTAL_BYTES_PER_VALUE).saturating_sub(1);
+            format!("--max {fits} fits")
+        },
     )?;
     Ok(max as usize)
 }
@@ -600,6 +604,7 @@ fn piece(args: PieceArgs) -> anyhow::Result<()> {
     crate::memory::ensure_fits(
         &format!("a {size} x {size} board"),
         u128::from(size) * u128::from(size) * 2,
+        |available| format!("--size {} fits", ((available / 2) as f64).sqrt() as u64),
     )?;
     let size = size as usize;
     let started = Instant::now();

@@ -132,6 +132,10 @@ fn bad_input_gets_one_clear_line() {
             "memory",
         ),
         (
+            vec!["hex", "solve", "--size", "3", "--tt-mb", "900000"],
+            "fits",
+        ),
+        (
             vec!["hex", "table", "--size", "5", "--out", "/tmp/never"],
             "does not fit in memory",
         ),

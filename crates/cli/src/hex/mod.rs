@@ -66,6 +66,7 @@ impl SearchOptions {
             crate::memory::ensure_fits(
                 &format!("a {tt_mb} MiB transposition table"),
                 (tt_mb as u128) << 20,
+                |available| format!("--tt-mb {} fits", (available >> 20).max(1)),
             )?;
         }
         Ok(Solver::new(SolverConfig {
