@@ -3,7 +3,7 @@
 
 mod table;
 
-pub(crate) use table::read as read_table;
+pub(crate) use table::{read as read_table, KIND as TABLE_KIND};
 
 use crate::output::outln;
 use std::path::PathBuf;

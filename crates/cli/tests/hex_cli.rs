@@ -234,3 +234,57 @@ fn prose_spells_misere_with_its_accent_and_json_without() {
     let v = json(&["hex", "solve", "--size", "3", "--misere", "--json"]);
     assert_eq!(v["rules"], "misere");
 }
+
+#[test]
+fn lookup_answers_from_the_table_as_the_solver_does() {
+    let dir = tempfile::tempdir().unwrap();
+    for misere in [false, true] {
+        let table = dir.path().join(format!("3x3-{misere}.zt"));
+        let t = table.to_str().unwrap();
+        let mut args = vec!["hex", "table", "--size", "3", "--out", t];
+        if misere {
+            args.push("--misere");
+        }
+        assert!(zermelo(&args).status.success());
+        for moves in ["", "b2", "a1", "a1 c3", "b2 a3 c1", "a3 b2 c1 a2"] {
+            let mut solve = vec![
+                "hex", "solve", "--size", "3", "--moves", moves, "--all", "--json",
+            ];
+            if misere {
+                solve.push("--misere");
+            }
+            let s = json(&solve);
+            let l = json(&["hex", "lookup", "--table", t, "--moves", moves, "--json"]);
+            for key in [
+                "size",
+                "rules",
+                "misere",
+                "moves",
+                "to_move",
+                "winner",
+                "winning_moves",
+            ] {
+                assert_eq!(l[key], s[key], "{key} after {moves:?}, misère {misere}");
+            }
+        }
+    }
+    let t = dir.path().join("3x3-false.zt");
+    let t = t.to_str().unwrap();
+    let text =
+        String::from_utf8_lossy(&zermelo(&["hex", "lookup", "--table", t]).stdout).into_owned();
+    assert!(text.contains("black to move: black wins"), "{text}");
+    // Each table kind names the command that reads it.
+    let message = error(&["grundy", "show", t]);
+    assert!(message.contains("zermelo hex lookup --table"), "{message}");
+    let grundy = dir.path().join("k.zgt");
+    let g = grundy.to_str().unwrap();
+    json(&[
+        "grundy", "octal", "0.77", "--max", "100", "--out", g, "--json",
+    ]);
+    let message = error(&["hex", "lookup", "--table", g]);
+    assert!(message.contains("zermelo grundy show"), "{message}");
+    let message = error(&["hex", "lookup", "--table", t, "--moves", "d1"]);
+    assert!(message.contains("3x3 table"), "{message}");
+    let message = error(&["hex", "lookup", "--table", t, "--moves", "a1 b1 a2 b2 a3"]);
+    assert!(message.contains("already over"), "{message}");
+}

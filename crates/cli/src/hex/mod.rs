@@ -1,8 +1,9 @@
 //! `zermelo hex`: solve positions, opening tables and retrograde tables.
 
 use clap::{Args, Subcommand};
-use zermelo_hex::{Rules, Solver, SolverConfig, MAX_TT_MB};
+use zermelo_hex::{Position, Rules, Solver, SolverConfig, MAX_TT_MB};
 
+mod lookup;
 mod openings;
 mod parity;
 mod solve;
@@ -19,6 +20,8 @@ pub enum Command {
     Parity(parity::Args),
     /// Compute the retrograde table of every position of a board up to 4x4 and write it.
     Table(table::Args),
+    /// Answer a position from a table written by `zermelo hex table`, without searching.
+    Lookup(lookup::Args),
 }
 
 /// Runs a Hex subcommand.
@@ -28,6 +31,41 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Openings(args) => openings::run(args),
         Command::Table(args) => table::run(args),
         Command::Parity(args) => parity::run(args),
+        Command::Lookup(args) => lookup::run(args),
+    }
+}
+
+/// The position a command is asked about: `moves` from the empty board of `size`, or a diagram
+/// file (`-` for stdin), whose size `size` must match when given.
+pub fn read_position(
+    size: Option<usize>,
+    moves: &str,
+    diagram: Option<&str>,
+) -> anyhow::Result<Position> {
+    match diagram {
+        Some(path) => {
+            let text = if path == "-" {
+                let mut s = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
+                s
+            } else {
+                std::fs::read_to_string(path)
+                    .map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?
+            };
+            let p = Position::from_diagram(&text)?;
+            if let Some(n) = size {
+                anyhow::ensure!(
+                    n == p.size(),
+                    "--size {n} does not match the {0}x{0} diagram",
+                    p.size()
+                );
+            }
+            Ok(p)
+        }
+        None => {
+            let n = size.ok_or_else(|| anyhow::anyhow!("give --size (or a --diagram)"))?;
+            Ok(Position::from_moves(n, moves)?)
+        }
     }
 }
 

@@ -1,7 +1,6 @@
 //! `zermelo hex solve`: one position.
 
 use crate::output::{out, outln};
-use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -39,33 +38,7 @@ pub struct Args {
 
 /// Runs `hex solve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let position = match &args.diagram {
-        Some(path) => {
-            let text = if path == "-" {
-                let mut s = String::new();
-                std::io::stdin().read_to_string(&mut s)?;
-                s
-            } else {
-                std::fs::read_to_string(path)
-                    .map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?
-            };
-            let p = Position::from_diagram(&text)?;
-            if let Some(n) = args.size {
-                anyhow::ensure!(
-                    n == p.size(),
-                    "--size {n} does not match the {0}x{0} diagram",
-                    p.size()
-                );
-            }
-            p
-        }
-        None => {
-            let n = args
-                .size
-                .ok_or_else(|| anyhow::anyhow!("give --size (or a --diagram)"))?;
-            Position::from_moves(n, &args.moves)?
-        }
-    };
+    let position = super::read_position(args.size, &args.moves, args.diagram.as_deref())?;
     if args.plies {
         check_plies(&position)?;
     }
