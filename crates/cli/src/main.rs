@@ -1,11 +1,12 @@
 //! `zermelo`: the command line. Each subcommand is a module with its `Args` (whose doc comments
 //! are the help text) and a `run` function; errors become one line on stderr and exit status 1.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod output;
 
 mod batch;
+mod docs;
 mod grundy;
 mod hex;
 mod memory;
@@ -14,10 +15,20 @@ mod progress;
 
 use output::errln;
 
+/// What `--version` prints: the version, the commit built and the build profile (see build.rs).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("ZERMELO_COMMIT"),
+    ", ",
+    env!("ZERMELO_PROFILE"),
+    " build)"
+);
+
 /// Exhaustive solver for two-player games of perfect information: Hex, misère Hex and
 /// Sprague–Grundy tables.
 #[derive(Parser)]
-#[command(name = "zermelo", version, about, long_about = None)]
+#[command(name = "zermelo", version = VERSION, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -35,6 +46,10 @@ enum Command {
     /// Overnight batches: run a job file, resume it, shard it over a cluster, report on it.
     #[command(subcommand)]
     Batch(batch::Command),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions(docs::CompletionsArgs),
+    /// Write the manual pages (zermelo.1 and one per subcommand) into a folder.
+    Man(docs::ManArgs),
 }
 
 fn main() {
@@ -63,6 +78,8 @@ fn main() {
         Command::Grundy(args) => grundy::run(args),
         Command::Nim(args) => nim::run(args),
         Command::Batch(cmd) => batch::run(cmd),
+        Command::Completions(args) => docs::completions(args, Cli::command()),
+        Command::Man(args) => docs::man(args, Cli::command()),
     };
     if let Err(err) = result {
         if output::is_closed_pipe(&err) {

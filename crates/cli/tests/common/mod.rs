@@ -1,5 +1,8 @@
 //! Helpers shared by the command-line tests: run the binary, read its JSON.
 
+// Each test binary compiles this module and uses only some of its helpers.
+#![allow(dead_code)]
+
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -25,8 +28,6 @@ pub fn json(args: &[&str]) -> Value {
 
 /// Runs `zermelo` with `args`, reads the first `lines` lines of its stdout and closes the pipe,
 /// as `zermelo … | head -n LINES` does; returns the exit status and stderr.
-// Each test binary compiles this module; not all of them close a pipe.
-#[allow(dead_code)]
 pub fn head(args: &[&str], lines: usize) -> (std::process::ExitStatus, String) {
     use std::io::{BufRead, BufReader, Read};
     let mut child = Command::new(env!("CARGO_BIN_EXE_zermelo"))
@@ -54,8 +55,6 @@ pub fn head(args: &[&str], lines: usize) -> (std::process::ExitStatus, String) {
 
 /// Runs `zermelo` with its progress lines asked for every `log_every` seconds (stderr is a pipe
 /// here, so they are plain lines); returns what it printed.
-// Each test binary compiles this module; not all of them read progress lines.
-#[allow(dead_code)]
 pub fn with_log_lines(args: &[&str], log_every: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_zermelo"))
         .args(args)
