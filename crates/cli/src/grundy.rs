@@ -1,6 +1,7 @@
 //! `zermelo grundy`: Sprague–Grundy tables of octal, subtraction and piece games, and the
 //! `show` command for stored tables.
 
+mod plot;
 mod table;
 
 pub(crate) use table::{read as read_table, KIND as TABLE_KIND};
@@ -154,6 +155,10 @@ struct ShowArgs {
     /// With --json, include the values of the range.
     #[arg(long)]
     values: bool,
+    /// Write a plot of the values against the heap size to FILE, an SVG picture (default
+    /// range: the whole table).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["csv", "json"])]
+    plot: Option<PathBuf>,
 }
 
 /// Runs `zermelo grundy`.
@@ -661,7 +666,7 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
     let stored = table::read(&args.file)?;
     let computed = stored.values.len().saturating_sub(1) as u64;
     let proven = stored.period.filter(|p| p.proven);
-    let to = args.to.unwrap_or(if args.csv {
+    let to = args.to.unwrap_or(if args.csv || args.plot.is_some() {
         computed
     } else {
         (args.from + 63).min(computed)
@@ -686,6 +691,26 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
             "the range --from {} --to {to} is too long to print",
             args.from
         );
+    }
+    if let Some(path) = &args.plot {
+        let mut title = format!("G(n) of {}, n = {} to {to}", stored.game, args.from);
+        if let Some(p) = stored.period {
+            title.push_str(&format!(
+                "; period {} from {}{}",
+                p.period,
+                p.preperiod,
+                if p.proven { ", proven" } else { ", not proven" }
+            ));
+        }
+        let preperiod = proven.map(|p| p.preperiod as u64);
+        let doc = plot::svg(&title, args.from, to, value_at, preperiod);
+        zermelo_store::atomic_write(path, doc.as_bytes())?;
+        outln!(
+            "plot of G({}..={to}) written to {}",
+            args.from,
+            path.display()
+        )?;
+        return Ok(());
     }
     if args.csv {
         use std::io::Write;

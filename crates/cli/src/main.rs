@@ -12,6 +12,7 @@ mod hex;
 mod memory;
 mod nim;
 mod progress;
+mod svg;
 
 use output::errln;
 

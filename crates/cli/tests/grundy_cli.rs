@@ -417,3 +417,39 @@ fn nim_numbers_components_alike_in_json_and_text() {
     let text = String::from_utf8_lossy(&zermelo(&["nim", "1", "2"]).stdout).into_owned();
     assert!(text.contains("winning move in component 2 "), "{text}");
 }
+
+#[test]
+fn show_plots_a_table_as_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("k.zgt");
+    let t = table.to_str().unwrap();
+    json(&[
+        "grundy", "octal", "0.77", "--max", "500", "--out", t, "--json",
+    ]);
+    let plot = dir.path().join("k.svg");
+    let p = plot.to_str().unwrap();
+    let out = zermelo(&["grundy", "show", t, "--plot", p]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = std::fs::read_to_string(&plot).unwrap();
+    assert!(doc.starts_with("<svg ") && doc.ends_with("</svg>\n"));
+    assert!(
+        doc.contains("G(n) of 0.77, n = 0 to 500; period 12 from 71, proven"),
+        "{doc}"
+    );
+    assert!(doc.contains("periodic from here"));
+    // Beyond the table, from the proven period, as --to allows elsewhere.
+    let out = zermelo(&[
+        "grundy", "show", t, "--plot", p, "--from", "1000", "--to", "3000",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = fails(&["grundy", "show", t, "--plot", "/nonexistent/dir/k.svg"]);
+    assert!(err.contains("k.svg"), "{err}");
+}

@@ -66,6 +66,16 @@ fn openings_json_and_files() {
     assert_eq!(written["openings"], v["openings"]);
     let md = std::fs::read_to_string(dir.path().join("3x3-openings.md")).unwrap();
     assert!(md.contains("| b2 | wins |"), "{md}");
+    // The board as a picture beside the Markdown, which shows it.
+    assert!(md.contains("(3x3-openings.svg)"), "{md}");
+    let svg = std::fs::read_to_string(dir.path().join("3x3-openings.svg")).unwrap();
+    let wins = openings
+        .iter()
+        .filter(|o| o["first_player_wins"] == true)
+        .count();
+    assert_eq!(svg.matches("<polygon class=\"win\"").count(), wins);
+    assert_eq!(svg.matches("<polygon class=\"lose\"").count(), 9 - wins);
+    assert!(svg.ends_with("</svg>\n"));
 }
 
 #[test]

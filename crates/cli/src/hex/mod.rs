@@ -3,6 +3,7 @@
 use clap::{Args, Subcommand};
 use zermelo_hex::{Position, Rules, Solver, SolverConfig, MAX_TT_MB};
 
+mod board;
 mod lookup;
 mod openings;
 mod parity;

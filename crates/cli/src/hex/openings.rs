@@ -18,8 +18,8 @@ pub struct Args {
     /// Board size, 1 to 11, or a range such as 1-5 for every size in it.
     #[arg(long, value_parser = parse_sizes)]
     size: (usize, usize),
-    /// Folder where NxN-openings.json and NxN-openings.md are written (NxN-misere-openings.* in
-    /// misère play).
+    /// Folder where NxN-openings.json, .md and .svg (the board as a picture) are written
+    /// (NxN-misere-openings.* in misère play).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Skip the perfect-play lengths (computed by default up to 4x4).
@@ -135,10 +135,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 &dir.join(format!("{stem}.md")),
                 table.markdown().as_bytes(),
             )?;
+            zermelo_store::atomic_write(&dir.join(format!("{stem}.svg")), table.svg().as_bytes())?;
             if !args.json {
                 outln!(
                     "wrote {}",
-                    Path::new(dir).join(format!("{stem}.{{json,md}}")).display()
+                    Path::new(dir)
+                        .join(format!("{stem}.{{json,md,svg}}"))
+                        .display()
                 )?;
             }
         }
@@ -282,12 +285,19 @@ impl Table {
         )
     }
 
+    /// The board as an SVG picture (see [`super::board`]).
+    fn svg(&self) -> String {
+        let wins: Vec<bool> = self.openings.iter().map(|o| o.first_player_wins).collect();
+        super::board::openings_svg(self.n, &wins, self.plies.as_deref(), &self.summary())
+    }
+
     fn markdown(&self) -> String {
         let n = self.n;
         let mut s = format!(
             "# {n}x{n} Hex openings, {} play\n\n{}.\n\nWritten by `zermelo hex openings --size {n}{}` \
              (zermelo {}). Black moves first and connects row 1 to row {n}; \
-             + marks an opening that wins for Black, - one that loses{}.\n\n```text\n{}```\n\n",
+             + marks an opening that wins for Black, - one that loses{}.\n\n```text\n{}```\n\n\
+             ![The {n}x{n} board, winning openings in green]({}.svg)\n\n",
             rules_prose(self.rules),
             self.summary(),
             if self.rules == Rules::Misere { " --misere" } else { "" },
@@ -298,7 +308,8 @@ impl Table {
             } else {
                 ""
             },
-            self.diagram()
+            self.diagram(),
+            self.file_stem()
         );
         s.push_str("| opening | first player | plies |\n|---|---|---|\n");
         for (i, o) in self.openings.iter().enumerate() {
