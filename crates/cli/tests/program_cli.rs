@@ -59,3 +59,26 @@ fn manual_pages_are_written_for_every_subcommand() {
     let solve = std::fs::read_to_string(dir.path().join("zermelo-hex-solve.1")).unwrap();
     assert!(solve.contains("perfect\\-play length"), "{solve}");
 }
+
+#[test]
+fn the_main_job_of_the_readme_writes_outside_the_committed_results() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let main = readme
+        .lines()
+        .find(|l| l.contains("# main job"))
+        .expect("the README names its main job");
+    let out = main
+        .split_whitespace()
+        .skip_while(|w| *w != "--out")
+        .nth(1)
+        .expect("the main job writes to --out");
+    assert!(!out.starts_with("results"), "{main}");
+    // The scratch folder is ignored by git, so a run leaves the clone clean.
+    let folder = out.split('/').next().unwrap();
+    let ignored = std::fs::read_to_string(format!("{root}/.gitignore")).unwrap();
+    assert!(
+        ignored.lines().any(|l| l.trim_matches('/') == folder),
+        "{folder} is not in .gitignore"
+    );
+}
