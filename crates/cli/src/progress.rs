@@ -85,6 +85,8 @@ impl Progress {
             unit,
             start: Instant::now(),
         });
+        // A zero interval would print without end.
+        let log_every = log_every.max(Duration::from_millis(1));
         let ticker = (!quiet && !on_terminal).then(|| {
             let shared = Arc::clone(&shared);
             std::thread::spawn(move || shared.log_until_finished(log_every))
