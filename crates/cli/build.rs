@@ -21,19 +21,20 @@ fn main() {
         .or_else(|| git(&["rev-parse", "--short=12", "HEAD"]))
         .unwrap_or_else(|| "unknown".to_string());
     // Rebuild when HEAD moves: HEAD itself, the branch it points to, and the packed refs (in a
-    // worktree the branch lives in the common folder).
+    // worktree the branch lives in the common folder). Only files that exist are named: cargo
+    // reruns a build script on every build for a path that does not.
+    println!("cargo:rerun-if-changed=build.rs");
     if let (Some(dir), Some(common)) = (
         git(&["rev-parse", "--absolute-git-dir"]),
         git(&["rev-parse", "--path-format=absolute", "--git-common-dir"]),
     ) {
-        println!("cargo:rerun-if-changed={dir}/HEAD");
         let common = PathBuf::from(common);
-        println!(
-            "cargo:rerun-if-changed={}",
-            common.join("packed-refs").display()
-        );
+        let mut watched = vec![PathBuf::from(dir).join("HEAD"), common.join("packed-refs")];
         if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            println!("cargo:rerun-if-changed={}", common.join(branch).display());
+            watched.push(common.join(branch));
+        }
+        for path in watched.iter().filter(|p| p.exists()) {
+            println!("cargo:rerun-if-changed={}", path.display());
         }
     }
     let profile = std::env::var("PROFILE").unwrap_or_else(|_| "unknown".to_string());
