@@ -1,10 +1,12 @@
 //! `zermelo grundy`: Sprague–Grundy tables of octal, subtraction and piece games, and the
 //! `show` command for stored tables.
 
+mod plot;
 mod table;
 
-pub(crate) use table::read as read_table;
+pub(crate) use table::{read as read_table, KIND as TABLE_KIND};
 
+use crate::output::outln;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -119,7 +121,10 @@ struct PieceArgs {
     /// Slide vectors dx,dy;…: any positive number of steps along the vector.
     #[arg(long, allow_hyphen_values = true)]
     slides: Option<String>,
-    /// Board side N: cells (0..N) x (0..N).
+    /// Board side N, 1 to 32768: cells (0..N) x (0..N). Pieces that slide (wythoff, rook,
+    /// --slides) look at about N³ moves: N = 1000 took 5 s and N = 1500 two minutes on the
+    /// development machine, so a few thousand is the practical limit. Pieces that only jump
+    /// (knight, --jumps) look at about N² moves: N = 4096 took 1 s; 32768 takes 2 GiB of memory.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     size: String,
     /// Print one JSON object instead of text.
@@ -150,6 +155,10 @@ struct ShowArgs {
     /// With --json, include the values of the range.
     #[arg(long)]
     values: bool,
+    /// Write a plot of the values against the heap size to FILE, an SVG picture (default
+    /// range: the whole table).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["csv", "json"])]
+    plot: Option<PathBuf>,
 }
 
 /// Runs `zermelo grundy`.
@@ -191,6 +200,10 @@ fn table_max(text: &str) -> anyhow::Result<usize> {
     crate::memory::ensure_fits(
         &format!("a table of {} values", max + 1),
         u128::from(max + 1) * OCTAL_BYTES_PER_VALUE,
+        |available| {
+            let fits = (u128::from(available) / OCTAL_BYTES_PER_VALUE).saturating_sub(1);
+            format!("--max {fits} fits")
+        },
     )?;
     Ok(max as usize)
 }
@@ -275,11 +288,11 @@ fn period_json(p: Option<Periodicity>) -> (Value, Value, Value) {
 fn octal(args: OctalArgs) -> anyhow::Result<()> {
     let game: OctalGame = args.code.parse()?;
     let mut pool = rayon::ThreadPoolBuilder::new();
-    match args.threads {
-        Some(t) if t == 0 || t > 1024 => bail!("--threads must be between 1 and 1024"),
-        Some(t) => pool = pool.num_threads(t),
-        // Like rayon: RAYON_NUM_THREADS (which the batch runner sets), else one per core.
-        None => {}
+    // Without --threads, like rayon: RAYON_NUM_THREADS (which the batch runner sets), else one
+    // per core.
+    if let Some(t) = args.threads {
+        crate::check_threads(t, false)?;
+        pool = pool.num_threads(t);
     }
     let pool = pool.build()?;
     pool.install(|| octal_run(args, game))
@@ -287,6 +300,10 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
 
 fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
     let max = table_max(&args.max)?;
+    let checkpoint_path = args.out.clone().or_else(|| args.resume.clone());
+    if let Some(path) = &checkpoint_path {
+        zermelo_store::ensure_writable(path)?;
+    }
     let mut resumed_from = None;
     let start_values = match &args.resume {
         Some(path) => {
@@ -296,6 +313,21 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
                     "{}: the table is for {}, not {game}; resume it with the same code",
                     path.display(),
                     stored.game
+                );
+            }
+            // Writing the run back to the same file would throw away the values beyond --max.
+            let writes_back = args.out.as_ref().map_or(true, |out| {
+                out.canonicalize()
+                    .ok()
+                    .is_some_and(|o| path.canonicalize().ok() == Some(o))
+            });
+            let held = stored.values.len().saturating_sub(1);
+            if stored.values.len() > max + 1 && writes_back {
+                bail!(
+                    "{}: the table holds G(0..={held}), more than --max {max} asks for; resume it \
+                     with --max {held} or more, write the shorter table elsewhere with --out, or \
+                     read it with zermelo grundy show",
+                    path.display()
                 );
             }
             resumed_from = Some(stored.values.len());
@@ -319,9 +351,8 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         }
     };
     let rule = ProofRule::for_octal(&game);
-    let checkpoint_path = args.out.clone().or_else(|| args.resume.clone());
     let interrupted = interrupt_flag();
-    let progress = Progress::new(
+    let mut progress = Progress::new(
         &format!("grundy {game}"),
         max as u64 + 1,
         "values",
@@ -407,8 +438,13 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
             last_checkpoint = Instant::now();
         }
     }
-    progress.advance((engine.values().len() - reported) as u64, &engine.status());
-    progress.finish();
+    match proof_len {
+        Some(len) => progress.finish_early(len as u64, "stopped: period proven"),
+        None => {
+            progress.advance((engine.values().len() - reported) as u64, &engine.status());
+            progress.finish();
+        }
+    }
     let engine_name = engine.name();
     let seconds = started.elapsed().as_secs_f64();
     let mut values = engine.into_values();
@@ -443,24 +479,28 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         if args.values {
             out["values"] = json!(values);
         }
-        println!("{out}");
+        outln!("{out}")?;
     } else {
-        println!("game {game} (octal), {engine_name} engine, {seconds:.2} s");
-        println!("computed G(0..={computed}); largest value {max_value}");
-        print_period(found, rule, computed);
+        outln!("game {game} (octal), {engine_name} engine, {seconds:.2} s")?;
+        outln!("computed G(0..={computed}); largest value {max_value}")?;
+        print_period(found, rule, computed)?;
         if args.values {
-            print_values(&values, 0);
+            print_values(&values, 0)?;
         }
         if let Some(path) = &checkpoint_path {
-            println!("table written to {}", path.display());
+            outln!("table written to {}", path.display())?;
         }
     }
     Ok(())
 }
 
-fn print_period(found: Option<Periodicity>, rule: ProofRule, computed: usize) {
+fn print_period(
+    found: Option<Periodicity>,
+    rule: ProofRule,
+    computed: usize,
+) -> std::io::Result<()> {
     match found {
-        Some(p) if p.proven => println!(
+        Some(p) if p.proven => outln!(
             "period {} from {} (preperiod), proven: {} (values up to {})",
             p.period,
             p.preperiod,
@@ -470,19 +510,28 @@ fn print_period(found: Option<Periodicity>, rule: ProofRule, computed: usize) {
             },
             p.last_needed
         ),
-        Some(p) => println!(
+        Some(p) => outln!(
             "apparent period {} from {}, not proven (no proof argument for this game)",
-            p.period, p.preperiod
+            p.period,
+            p.preperiod
         ),
-        None => println!("not periodic up to n = {computed} (no period established)"),
+        None => outln!("not periodic up to n = {computed} (no period established)"),
     }
 }
 
-fn print_values(values: &[u16], first: usize) {
+/// Prints values 16 to a line, each line led by the heap of its first value. Buffered: a long
+/// table is millions of lines.
+fn print_values(values: &[u16], first: usize) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (row, chunk) in values.chunks(16).enumerate() {
-        let line: Vec<String> = chunk.iter().map(|v| format!("{v:>3}")).collect();
-        println!("{:>8}: {}", first + row * 16, line.join(" "));
+        write!(out, "{:>8}:", first + row * 16)?;
+        for v in chunk {
+            write!(out, " {v:>3}")?;
+        }
+        writeln!(out)?;
     }
+    out.flush()
 }
 
 fn subtraction(args: SubtractionArgs) -> anyhow::Result<()> {
@@ -514,14 +563,14 @@ fn subtraction(args: SubtractionArgs) -> anyhow::Result<()> {
         if args.values {
             out["values"] = json!(values);
         }
-        println!("{out}");
+        outln!("{out}")?;
     } else {
         let play = if args.misere { "misère" } else { "normal" };
-        println!("game {game}, {play} play");
-        println!("computed G(0..={max}); largest value {max_value}");
-        print_period(found, rule, max);
+        outln!("game {game}, {play} play")?;
+        outln!("computed G(0..={max}); largest value {max_value}")?;
+        print_period(found, rule, max)?;
         if args.values || max < 64 {
-            print_values(&values, 0);
+            print_values(&values, 0)?;
         }
     }
     Ok(())
@@ -545,7 +594,10 @@ fn piece(args: PieceArgs) -> anyhow::Result<()> {
             }
             PieceGame::new("custom", moves)?
         }
-        _ => bail!("name a piece (wythoff, knight, rook) or give --jumps/--slides, not both"),
+        (None, None, None) => {
+            bail!("name a piece (wythoff, knight or rook) or give its moves with --jumps/--slides")
+        }
+        _ => bail!("give either a named piece or --jumps/--slides, not both"),
     };
     let size = parse_size(&args.size, "--size")?;
     if size == 0 || size > zermelo_grundy::piece::MAX_SIZE as u64 {
@@ -557,10 +609,18 @@ fn piece(args: PieceArgs) -> anyhow::Result<()> {
     crate::memory::ensure_fits(
         &format!("a {size} x {size} board"),
         u128::from(size) * u128::from(size) * 2,
+        |available| format!("--size {} fits", ((available / 2) as f64).sqrt() as u64),
     )?;
     let size = size as usize;
     let started = Instant::now();
-    let table = game.solve(size)?;
+    let mut progress = Progress::new(
+        &format!("piece {game} {size}x{size}"),
+        game.move_count(size),
+        "moves",
+        args.json,
+    );
+    let table = game.solve_with_progress(size, |moves| progress.set_position(moves, ""))?;
+    progress.finish();
     let seconds = started.elapsed().as_secs_f64();
     let max_value = table.values().iter().copied().max().unwrap_or(0);
     let zeros = table.values().iter().filter(|&&v| v == 0).count();
@@ -580,14 +640,14 @@ fn piece(args: PieceArgs) -> anyhow::Result<()> {
         if args.values {
             out["values"] = json!(rows(&table));
         }
-        println!("{out}");
+        outln!("{out}")?;
     } else {
-        println!("game {game} on a {size} x {size} board (row y, column x; corner (0,0))");
-        println!("largest value {max_value}; {zeros} P-positions");
+        outln!("game {game} on a {size} x {size} board (row y, column x; corner (0,0))")?;
+        outln!("largest value {max_value}; {zeros} P-positions")?;
         if args.values || size <= 32 {
             for row in rows(&table) {
                 let line: Vec<String> = row.iter().map(|v| format!("{v:>3}")).collect();
-                println!("{}", line.join(" "));
+                outln!("{}", line.join(" "))?;
             }
         }
     }
@@ -606,7 +666,7 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
     let stored = table::read(&args.file)?;
     let computed = stored.values.len().saturating_sub(1) as u64;
     let proven = stored.period.filter(|p| p.proven);
-    let to = args.to.unwrap_or(if args.csv {
+    let to = args.to.unwrap_or(if args.csv || args.plot.is_some() {
         computed
     } else {
         (args.from + 63).min(computed)
@@ -632,11 +692,34 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
             args.from
         );
     }
-    if args.csv {
-        println!("n,value");
-        for n in args.from..=to {
-            println!("{n},{}", value_at(n));
+    if let Some(path) = &args.plot {
+        let mut title = format!("G(n) of {}, n = {} to {to}", stored.game, args.from);
+        if let Some(p) = stored.period {
+            title.push_str(&format!(
+                "; period {} from {}{}",
+                p.period,
+                p.preperiod,
+                if p.proven { ", proven" } else { ", not proven" }
+            ));
         }
+        let preperiod = proven.map(|p| p.preperiod as u64);
+        let doc = plot::svg(&title, args.from, to, value_at, preperiod);
+        zermelo_store::atomic_write(path, doc.as_bytes())?;
+        outln!(
+            "plot of G({}..={to}) written to {}",
+            args.from,
+            path.display()
+        )?;
+        return Ok(());
+    }
+    if args.csv {
+        use std::io::Write;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        writeln!(out, "n,value")?;
+        for n in args.from..=to {
+            writeln!(out, "{n},{}", value_at(n))?;
+        }
+        out.flush()?;
         return Ok(());
     }
     let max_value = stored.values.iter().copied().max().unwrap_or(0);
@@ -657,11 +740,11 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
             out["values"] = json!((args.from..=to).map(value_at).collect::<Vec<_>>());
             out["from"] = json!(args.from);
         }
-        println!("{out}");
+        outln!("{out}")?;
         return Ok(());
     }
-    println!("table {} of game {}", args.file.display(), stored.game);
-    println!(
+    outln!("table {} of game {}", args.file.display(), stored.game)?;
+    outln!(
         "G(0..={computed}) of a run to {}{}; largest value {max_value}",
         stored.target,
         if stored.complete {
@@ -669,14 +752,14 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
         } else {
             " (checkpoint, unfinished)"
         }
-    );
+    )?;
     print_period(
         stored.period,
         ProofRule::for_octal(&stored.game),
         computed as usize,
-    );
+    )?;
     let range: Vec<u16> = (args.from..=to).map(value_at).collect();
-    print_values(&range, args.from as usize);
+    print_values(&range, args.from as usize)?;
     Ok(())
 }
 
@@ -721,6 +804,42 @@ mod tests {
         let resumed = stored_values(&path);
         let straight = naive::values(&"0.6".parse().unwrap(), 3000).unwrap();
         assert_eq!(resumed, straight);
+    }
+
+    #[test]
+    fn resuming_with_a_smaller_max_keeps_the_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.zgt");
+        let copy = dir.path().join("t2.zgt");
+        let run = |max: &str, out: Option<PathBuf>, resume: Option<PathBuf>| {
+            octal(OctalArgs {
+                code: "0.6".into(),
+                max: max.into(),
+                stop_when_proven: false,
+                out,
+                resume,
+                checkpoint_secs: 300,
+                engine: EngineChoice::Auto,
+                threads: Some(1),
+                json: true,
+                values: false,
+            })
+        };
+        run("2000", Some(path.clone()), None).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let err = run("100", None, Some(path.clone()))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("G(0..=2000)"), "{err}");
+        let err = run("100", Some(path.clone()), Some(path.clone()))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("--max 2000"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        // Written elsewhere, the shorter table is what was asked for.
+        run("100", Some(copy.clone()), Some(path.clone())).unwrap();
+        assert_eq!(stored_values(&copy), stored_values(&path)[..101]);
+        assert_eq!(std::fs::read(&path).unwrap(), before);
     }
 
     #[test]

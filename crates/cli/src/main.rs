@@ -1,19 +1,35 @@
 //! `zermelo`: the command line. Each subcommand is a module with its `Args` (whose doc comments
 //! are the help text) and a `run` function; errors become one line on stderr and exit status 1.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+
+mod output;
 
 mod batch;
+mod docs;
 mod grundy;
 mod hex;
 mod memory;
 mod nim;
 mod progress;
+mod svg;
+
+use output::errln;
+
+/// What `--version` prints: the version, the commit built and the build profile (see build.rs).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("ZERMELO_COMMIT"),
+    ", ",
+    env!("ZERMELO_PROFILE"),
+    " build)"
+);
 
 /// Exhaustive solver for two-player games of perfect information: Hex, misère Hex and
 /// Sprague–Grundy tables.
 #[derive(Parser)]
-#[command(name = "zermelo", version, about, long_about = None)]
+#[command(name = "zermelo", version = VERSION, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -31,6 +47,10 @@ enum Command {
     /// Overnight batches: run a job file, resume it, shard it over a cluster, report on it.
     #[command(subcommand)]
     Batch(batch::Command),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions(docs::CompletionsArgs),
+    /// Write the manual pages (zermelo.1 and one per subcommand) into a folder.
+    Man(docs::ManArgs),
 }
 
 fn main() {
@@ -47,12 +67,9 @@ fn main() {
             ) {
                 err.exit();
             }
-            // Keep usage errors to one line, like every other error.
-            let text = err.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!(
+            errln!(
                 "zermelo: {} (see --help)",
-                first.trim_start_matches("error: ")
+                usage_error_line(&err.to_string())
             );
             std::process::exit(2);
         }
@@ -62,11 +79,53 @@ fn main() {
         Command::Grundy(args) => grundy::run(args),
         Command::Nim(args) => nim::run(args),
         Command::Batch(cmd) => batch::run(cmd),
+        Command::Completions(args) => docs::completions(args, Cli::command()),
+        Command::Man(args) => docs::man(args, Cli::command()),
     };
     if let Err(err) = result {
-        eprintln!("zermelo: error: {err:#}");
+        if output::is_closed_pipe(&err) {
+            // The reader has gone (`| head`): stop quietly, as Unix tools do.
+            std::process::exit(0);
+        }
+        errln!("zermelo: error: {err:#}");
         std::process::exit(1);
     }
+}
+
+/// The most worker threads a command takes: far beyond any core count, and each thread has its
+/// own stack, so a mistyped count fails at once instead of running for minutes.
+pub const MAX_THREADS: usize = 1024;
+
+/// Checks a `--threads` value: 1 to [`MAX_THREADS`], or 0 where `zero_means_all_cores`.
+pub fn check_threads(threads: usize, zero_means_all_cores: bool) -> anyhow::Result<()> {
+    if threads > MAX_THREADS || (threads == 0 && !zero_means_all_cores) {
+        anyhow::bail!("--threads must be between 1 and {MAX_THREADS}, not {threads}");
+    }
+    Ok(())
+}
+
+/// A clap usage error on one line, like every other error: its message and the lines that
+/// complete it (the missing arguments, a tip), without the usage block that follows.
+fn usage_error_line(text: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let line = line.trim_start_matches("error: ");
+        match line.strip_prefix("tip: ") {
+            Some(tip) => parts.push(format!("({tip})")),
+            None => parts.push(line.to_string()),
+        }
+    }
+    if parts.is_empty() {
+        return "invalid arguments".to_string();
+    }
+    parts.join(" ")
 }
 
 /// A job started by `zermelo batch run` dies with its runner: a runner killed with SIGKILL

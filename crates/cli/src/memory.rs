@@ -9,14 +9,20 @@ fn available_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// Fails with a clear message if `bytes` for `what` exceed the memory available.
-pub fn ensure_fits(what: &str, bytes: u128) -> anyhow::Result<()> {
+/// Fails with a clear message if `bytes` for `what` exceed the memory available; `fits` says,
+/// from the bytes available, the largest request that would fit (e.g. "--max 2^28 fits").
+pub fn ensure_fits(
+    what: &str,
+    bytes: u128,
+    fits: impl FnOnce(u64) -> String,
+) -> anyhow::Result<()> {
     if let Some(available) = available_memory() {
         if bytes > u128::from(available) {
             anyhow::bail!(
-                "{what} needs about {} MiB of memory but only {} MiB is available; ask for less",
+                "{what} needs about {} MiB of memory but only {} MiB is available; {}",
                 bytes >> 20,
-                available >> 20
+                available >> 20,
+                fits(available)
             );
         }
     }

@@ -1,6 +1,7 @@
 //! `zermelo nim`: analyse a position given as a list of components (Nim heaps, octal heaps,
 //! subtraction heaps, pieces): P or N, its value and every winning move.
 
+use crate::output::outln;
 use clap::Args as ClapArgs;
 use serde_json::json;
 use zermelo_grundy::sum::{self, Component};
@@ -39,7 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         anyhow::bail!("--k must be at least 1");
     }
     let analysis = if args.k > 1 {
-        let heaps = sum::nim_heaps(&components, "Moore's Nim_k")?;
+        let heaps = sum::nim_heaps(&components, &format!("Moore's Nim_{}", args.k))?;
         sum::moore(&heaps, args.k, args.misere)?
     } else if args.misere {
         sum::analyse_misere(&components)?
@@ -51,7 +52,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let moves: Vec<_> = analysis
             .winning_moves
             .iter()
-            .map(|m| json!({"component": m.component, "to": m.to}))
+            // Numbered from 1, as in the text output and the order the components were given.
+            .map(|m| json!({"component": m.component + 1, "to": m.to}))
             .collect();
         let out = json!({
             "position": args.components,
@@ -62,7 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "outcome": outcome,
             "winning_moves": moves,
         });
-        println!("{out}");
+        outln!("{out}")?;
         return Ok(());
     }
     let names: Vec<String> = components.iter().map(|c| c.to_string()).collect();
@@ -72,24 +74,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (false, k) => format!("Moore's Nim_{k}"),
         (true, k) => format!("misère Moore's Nim_{k}"),
     };
-    println!("position: {} ({play})", names.join(" + "));
+    outln!("position: {} ({play})", names.join(" + "))?;
     if let Some(v) = analysis.value {
-        println!("value: {v}");
+        outln!("value: {v}")?;
     }
     if analysis.p_position {
-        println!("P-position: the player to move loses");
+        outln!("P-position: the player to move loses")?;
     } else {
-        println!("N-position: the player to move wins");
+        outln!("N-position: the player to move wins")?;
         if analysis.winning_moves.is_empty() {
-            println!("(no move is needed: in misère play, having no move wins)");
+            outln!("(no move is needed: in misère play, having no move wins)")?;
         }
         for m in &analysis.winning_moves {
-            println!(
+            outln!(
                 "  winning move in component {} ({}): -> {}",
                 m.component + 1,
                 names[m.component],
                 m.to
-            );
+            )?;
         }
     }
     Ok(())

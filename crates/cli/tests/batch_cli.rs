@@ -568,6 +568,7 @@ fn shards_in_separate_processes_merge_to_the_single_run() {
     ok(&["batch", "run", &jobs, "--out", &s(&a), "--shard", "0/2"]);
     let partial = error(&["batch", "merge", &s(&a), "--out", &s(&m)]);
     assert!(partial.contains("jobs are not done"), "{partial}");
+    assert!(!m.exists(), "a failed merge left {} behind", m.display());
     ok(&["batch", "run", &jobs, "--out", &s(&b), "--shard", "1/2"]);
     ok(&["batch", "merge", &s(&a), &s(&b), "--out", &s(&m)]);
     let v: Value =
@@ -623,4 +624,67 @@ fn bad_input_gets_one_clear_line() {
     assert!(err.contains("another definition of job \"a\""), "{err}");
     let err = error(&["batch", "status", &s(tmp.path())]);
     assert!(err.contains("not a batch results folder"), "{err}");
+}
+
+#[test]
+fn a_run_with_part_of_the_job_file_keeps_the_other_results_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jobs = write_jobs(tmp.path(), "jobs.toml", SMALL);
+    let dir = clean_run(tmp.path(), &jobs);
+    let reference = merged(&dir);
+    // Two of the six jobs again, and one new job.
+    let part = write_jobs(
+        tmp.path(),
+        "part.toml",
+        "[[job]]\nname = \"hex-2x2\"\nkind = \"hex-openings\"\nsize = 2\n\
+         [[job]]\nname = \"kayles\"\nkind = \"grundy-octal\"\ngame = \"0.77\"\nmax = 2000\n\
+         stop_when_proven = true\n\
+         [[job]]\nname = \"hex-1x1\"\nkind = \"hex-openings\"\nsize = 1\n",
+    );
+    ok(&["batch", "run", &part, "--out", &s(&dir)]);
+    let listed = states(&dir);
+    assert_eq!(listed.len(), 7, "{listed:?}");
+    assert!(listed.iter().all(|(_, st)| st == "done"), "{listed:?}");
+    let all = merged(&dir);
+    for (name, result) in reference.as_object().unwrap() {
+        assert_eq!(&all[name], result, "{name}");
+    }
+    let report = ok(&["batch", "report", &s(&dir)]);
+    assert!(report.contains("report.md"), "{report}");
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    for name in ["hex-1x1", "hex-3x3", "officers", "misere-parity"] {
+        assert!(md.contains(name), "{name} missing from the report:\n{md}");
+    }
+}
+
+#[test]
+fn a_results_folder_whose_name_is_not_utf8_works_for_every_kind() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let jobs = write_jobs(tmp.path(), "jobs.toml", SMALL);
+    let dir = tmp
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"results-\xfd"));
+    let out = command(&["batch", "run", &jobs, "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for name in ["kayles", "dawson", "officers"] {
+        assert!(dir.join(format!("{name}.zgt")).exists(), "{name}");
+    }
+    let status = command(&["batch", "status", "--json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert!(v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|j| j["state"] == "done"));
 }

@@ -7,7 +7,7 @@ use std::process::Command;
 use serde_json::Value;
 
 mod common;
-use common::{json, zermelo};
+use common::{head, json, with_log_lines, zermelo};
 
 /// Asserts a failure with exactly one line on stderr, starting with the program's prefix.
 fn fails(args: &[&str]) -> String {
@@ -287,4 +287,169 @@ fn sigterm_writes_a_checkpoint_that_resumes_to_the_straight_table() {
         "grundy", "octal", "0.6", "--max", &target, "--json", "--values",
     ]);
     assert_eq!(values(&resumed), values(&straight));
+}
+
+#[test]
+fn a_closed_stdout_ends_the_program_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("t.zgt");
+    let t = table.to_str().unwrap();
+    json(&[
+        "grundy", "octal", "0.6", "--max", "2^16", "--out", t, "--json",
+    ]);
+    for (args, lines) in [
+        (&["grundy", "show", t, "--csv"][..], 1),
+        (&["grundy", "show", t, "--to", "65536"], 10),
+        (&["grundy", "octal", "0.6", "--max", "2^16", "--values"], 2),
+        (
+            &["grundy", "piece", "wythoff", "--size", "300", "--values"],
+            10,
+        ),
+    ] {
+        let (status, stderr) = head(args, lines);
+        assert_eq!(status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn os_errors_are_said_once() {
+    for args in [
+        &[
+            "grundy",
+            "octal",
+            "0.6",
+            "--max",
+            "10",
+            "--out",
+            "/nonexistent/dir/x.zgt",
+        ][..],
+        &[
+            "grundy",
+            "octal",
+            "0.6",
+            "--max",
+            "10",
+            "--resume",
+            "/nonexistent/x.zgt",
+        ],
+        &[
+            "hex",
+            "table",
+            "--size",
+            "2",
+            "--out",
+            "/nonexistent/dir/x.zt",
+        ],
+    ] {
+        let err = fails(args);
+        assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn usage_errors_name_what_is_wrong() {
+    let out = zermelo(&["nim"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("<COMPONENTS>"), "{err}");
+    let err = fails(&["grundy", "piece", "--size", "10"]);
+    assert!(!err.contains("not both"), "{err}");
+    assert!(err.contains("name a piece"), "{err}");
+    let err = fails(&["grundy", "piece", "rook", "--jumps", "1,2", "--size", "10"]);
+    assert!(err.contains("not both"), "{err}");
+    let err = fails(&["nim", "--misere", "0.77:5", "0.07:3"]);
+    assert!(
+        err.contains("one game") && err.contains("0.77:5 + 0.07:3"),
+        "{err}"
+    );
+    let err = fails(&["nim", "--k", "2", "0.77:5"]);
+    assert!(
+        err.contains("Moore's Nim_2") && !err.contains("misère"),
+        "{err}"
+    );
+}
+
+#[test]
+fn progress_ends_where_the_run_ended() {
+    let out = with_log_lines(
+        &[
+            "grundy",
+            "octal",
+            "0.77",
+            "--max",
+            "2^16",
+            "--stop-when-proven",
+            "--json",
+        ],
+        "1000",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Kayles' period is proven at G(167): the run stops at 168 values of the 65537 asked for.
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.contains(": 168/168 values"), "{stderr}");
+    assert!(last.contains("period proven"), "{stderr}");
+}
+
+#[test]
+fn piece_runs_report_progress() {
+    let out = with_log_lines(
+        &["grundy", "piece", "wythoff", "--size", "40", "--json"],
+        "1000",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Each of the 40 x 40 cells has x + y + min(x, y) moves.
+    let moves: usize = (0..40)
+        .flat_map(|x| (0..40).map(move |y| x + y + x.min(y)))
+        .sum();
+    assert!(
+        stderr.contains(&format!("piece wythoff 40x40: {moves}/{moves} moves")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn nim_numbers_components_alike_in_json_and_text() {
+    // 1 + 2: the only winning move takes heap 2 (the second component) down to 1.
+    let v = json(&["nim", "1", "2", "--json"]);
+    assert_eq!(v["winning_moves"][0]["component"], 2);
+    let text = String::from_utf8_lossy(&zermelo(&["nim", "1", "2"]).stdout).into_owned();
+    assert!(text.contains("winning move in component 2 "), "{text}");
+}
+
+#[test]
+fn show_plots_a_table_as_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("k.zgt");
+    let t = table.to_str().unwrap();
+    json(&[
+        "grundy", "octal", "0.77", "--max", "500", "--out", t, "--json",
+    ]);
+    let plot = dir.path().join("k.svg");
+    let p = plot.to_str().unwrap();
+    let out = zermelo(&["grundy", "show", t, "--plot", p]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = std::fs::read_to_string(&plot).unwrap();
+    assert!(doc.starts_with("<svg ") && doc.ends_with("</svg>\n"));
+    assert!(
+        doc.contains("G(n) of 0.77, n = 0 to 500; period 12 from 71, proven"),
+        "{doc}"
+    );
+    assert!(doc.contains("periodic from here"));
+    // Beyond the table, from the proven period, as --to allows elsewhere.
+    let out = zermelo(&[
+        "grundy", "show", t, "--plot", p, "--from", "1000", "--to", "3000",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = fails(&["grundy", "show", t, "--plot", "/nonexistent/dir/k.svg"]);
+    assert!(err.contains("k.svg"), "{err}");
 }

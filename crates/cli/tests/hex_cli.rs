@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 mod common;
-use common::{json, zermelo};
+use common::{json, with_log_lines, zermelo};
 
 /// Runs a command that must fail and returns its single error line.
 fn error(args: &[&str]) -> String {
@@ -159,6 +159,16 @@ fn openings_json_and_files() {
     assert_eq!(written["openings"], v["openings"]);
     let md = std::fs::read_to_string(dir.path().join("3x3-openings.md")).unwrap();
     assert!(md.contains("| b2 | wins |"), "{md}");
+    // The board as a picture beside the Markdown, which shows it.
+    assert!(md.contains("(3x3-openings.svg)"), "{md}");
+    let svg = std::fs::read_to_string(dir.path().join("3x3-openings.svg")).unwrap();
+    let wins = openings
+        .iter()
+        .filter(|o| o["first_player_wins"] == true)
+        .count();
+    assert_eq!(svg.matches("<polygon class=\"win\"").count(), wins);
+    assert_eq!(svg.matches("<polygon class=\"lose\"").count(), 9 - wins);
+    assert!(svg.ends_with("</svg>\n"));
 }
 
 #[test]
@@ -225,10 +235,31 @@ fn bad_input_gets_one_clear_line() {
             "memory",
         ),
         (
+            vec!["hex", "solve", "--size", "3", "--tt-mb", "900000"],
+            "fits",
+        ),
+        (
             vec!["hex", "table", "--size", "5", "--out", "/tmp/never"],
             "does not fit in memory",
         ),
         (vec!["hex", "openings", "--size", "5-3"], "empty size range"),
+        (
+            vec!["hex", "openings", "--size", "6", "--plies"],
+            "up to 5x5",
+        ),
+        (
+            vec!["hex", "openings", "--size", "4-6", "--plies"],
+            "up to 5x5",
+        ),
+        (vec!["hex", "solve", "--size", "5", "--plies"], "empty 5x5"),
+        (
+            vec!["hex", "solve", "--size", "4", "--threads", "100000"],
+            "between 1 and 1024",
+        ),
+        (
+            vec!["hex", "parity", "--max-size", "3", "--threads", "5000"],
+            "between 1 and 1024",
+        ),
     ] {
         let message = error(&args);
         assert!(message.contains(needle), "{args:?}: {message}");
@@ -275,4 +306,88 @@ fn misere_solve_json_says_so() {
     assert_eq!(v["misere"], true);
     assert_eq!(v["winner"], "black");
     assert_eq!(v["winning_moves"], serde_json::json!(["a1", "b2"]));
+}
+
+#[test]
+fn solve_reports_progress_in_plain_lines() {
+    let out = with_log_lines(&["hex", "solve", "--size", "4", "--all", "--json"], "0.001");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("hex solve: ") && last.contains(" nodes ("),
+        "{stderr}"
+    );
+    assert!(last.ends_with("solved"), "{stderr}");
+}
+
+#[test]
+fn prose_spells_misere_with_its_accent_and_json_without() {
+    let text =
+        String::from_utf8_lossy(&zermelo(&["hex", "solve", "--size", "3", "--misere"]).stdout)
+            .into_owned();
+    assert!(text.contains("3x3 misère Hex"), "{text}");
+    let text =
+        String::from_utf8_lossy(&zermelo(&["hex", "openings", "--size", "2", "--misere"]).stdout)
+            .into_owned();
+    assert!(
+        text.contains("2x2 misère Hex") && !text.contains("misere"),
+        "{text}"
+    );
+    let v = json(&["hex", "solve", "--size", "3", "--misere", "--json"]);
+    assert_eq!(v["rules"], "misere");
+}
+
+#[test]
+fn lookup_answers_from_the_table_as_the_solver_does() {
+    let dir = tempfile::tempdir().unwrap();
+    for misere in [false, true] {
+        let table = dir.path().join(format!("3x3-{misere}.zt"));
+        let t = table.to_str().unwrap();
+        let mut args = vec!["hex", "table", "--size", "3", "--out", t];
+        if misere {
+            args.push("--misere");
+        }
+        assert!(zermelo(&args).status.success());
+        for moves in ["", "b2", "a1", "a1 c3", "b2 a3 c1", "a3 b2 c1 a2"] {
+            let mut solve = vec![
+                "hex", "solve", "--size", "3", "--moves", moves, "--all", "--json",
+            ];
+            if misere {
+                solve.push("--misere");
+            }
+            let s = json(&solve);
+            let l = json(&["hex", "lookup", "--table", t, "--moves", moves, "--json"]);
+            for key in [
+                "size",
+                "rules",
+                "misere",
+                "moves",
+                "to_move",
+                "winner",
+                "winning_moves",
+            ] {
+                assert_eq!(l[key], s[key], "{key} after {moves:?}, misère {misere}");
+            }
+        }
+    }
+    let t = dir.path().join("3x3-false.zt");
+    let t = t.to_str().unwrap();
+    let text =
+        String::from_utf8_lossy(&zermelo(&["hex", "lookup", "--table", t]).stdout).into_owned();
+    assert!(text.contains("black to move: black wins"), "{text}");
+    // Each table kind names the command that reads it.
+    let message = error(&["grundy", "show", t]);
+    assert!(message.contains("zermelo hex lookup --table"), "{message}");
+    let grundy = dir.path().join("k.zgt");
+    let g = grundy.to_str().unwrap();
+    json(&[
+        "grundy", "octal", "0.77", "--max", "100", "--out", g, "--json",
+    ]);
+    let message = error(&["hex", "lookup", "--table", g]);
+    assert!(message.contains("zermelo grundy show"), "{message}");
+    let message = error(&["hex", "lookup", "--table", t, "--moves", "d1"]);
+    assert!(message.contains("3x3 table"), "{message}");
+    let message = error(&["hex", "lookup", "--table", t, "--moves", "a1 b1 a2 b2 a3"]);
+    assert!(message.contains("already over"), "{message}");
 }

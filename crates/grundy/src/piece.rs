@@ -170,6 +170,66 @@ impl PieceGame {
 
     /// Solves the N x N board (`size` = N).
     pub fn solve(&self, size: usize) -> Result<PieceTable, GrundyError> {
+        self.solve_with_progress(size, |_| {})
+    }
+
+    /// The number of moves from every cell of the board together: the work of
+    /// [`PieceGame::solve`], which looks at each move once. Sliding pieces have about N³ of them,
+    /// jumping pieces about N², so this is what a progress report counts.
+    ///
+    /// ```
+    /// use zermelo_grundy::piece::PieceGame;
+    /// // The rook on 3x3: from (x, y), x moves left and y moves down.
+    /// assert_eq!(PieceGame::rook().move_count(3), 18);
+    /// let knight = PieceGame::knight();
+    /// let by_hand: usize = (0..8).flat_map(|x| (0..8).map(move |y| (x, y)))
+    ///     .map(|(x, y)| knight.targets(x, y, 8).len()).sum();
+    /// assert_eq!(knight.move_count(8), by_hand as u64);
+    /// ```
+    #[must_use]
+    pub fn move_count(&self, size: usize) -> u64 {
+        let n = size as u64;
+        self.moves
+            .iter()
+            .map(|m| {
+                // How many steps the vector can be taken along each axis from each coordinate
+                // (None: no limit); a move's count from (x, y) depends on x and y separately.
+                let steps = |d: i32| -> Vec<Option<u64>> {
+                    (0..n)
+                        .map(|c| match d.cmp(&0) {
+                            std::cmp::Ordering::Greater => Some(c / d as u64),
+                            std::cmp::Ordering::Less => Some((n - 1 - c) / d.unsigned_abs() as u64),
+                            std::cmp::Ordering::Equal => None,
+                        })
+                        .collect()
+                };
+                let (xs, ys) = (steps(m.dx), steps(m.dy));
+                if !m.slide {
+                    let ok = |v: &[Option<u64>]| {
+                        v.iter().filter(|s| s.map_or(true, |k| k >= 1)).count() as u64
+                    };
+                    return ok(&xs) * ok(&ys);
+                }
+                sum_of_minima(&xs, &ys)
+            })
+            .sum()
+    }
+
+    /// Like [`PieceGame::solve`], calling `on_progress` after each anti-diagonal (x + y
+    /// constant) of the board with the number of moves looked at so far, out of
+    /// [`PieceGame::move_count`].
+    ///
+    /// ```
+    /// use zermelo_grundy::piece::PieceGame;
+    /// let mut seen = Vec::new();
+    /// PieceGame::rook().solve_with_progress(3, |moves| seen.push(moves)).unwrap();
+    /// assert_eq!(seen, [0, 2, 8, 14, 18]);
+    /// ```
+    pub fn solve_with_progress(
+        &self,
+        size: usize,
+        mut on_progress: impl FnMut(u64),
+    ) -> Result<PieceTable, GrundyError> {
         if size == 0 || size > MAX_SIZE {
             return Err(GrundyError::BadPiece(format!(
                 "board size {size} is outside 1..={MAX_SIZE}"
@@ -177,11 +237,14 @@ impl PieceGame {
         }
         let mut values = vec![0u16; size * size];
         let mut seen: Vec<bool> = Vec::new();
+        let mut moves = 0u64;
         for sum in 0..2 * size - 1 {
             for x in sum.saturating_sub(size - 1)..=sum.min(size - 1) {
                 let y = sum - x;
                 seen.clear();
-                for (tx, ty) in self.targets(x, y, size) {
+                let targets = self.targets(x, y, size);
+                moves += targets.len() as u64;
+                for (tx, ty) in targets {
                     let v = usize::from(values[ty * size + tx]);
                     if seen.len() <= v {
                         seen.resize(v + 1, false);
@@ -194,9 +257,35 @@ impl PieceGame {
                         at: format!("cell ({x}, {y})"),
                     })?;
             }
+            on_progress(moves);
         }
         Ok(PieceTable { size, values })
     }
+}
+
+/// The sum of min(a, b) over every pair of an `a` in `xs` and a `b` in `ys`, `None` standing for
+/// no limit (a pair of two `None`s cannot occur: a move changes x or y). Sorting makes it
+/// O(N log N) instead of O(N²).
+fn sum_of_minima(xs: &[Option<u64>], ys: &[Option<u64>]) -> u64 {
+    let finite = |v: &[Option<u64>]| {
+        let mut f: Vec<u64> = v.iter().flatten().copied().collect();
+        f.sort_unstable();
+        f
+    };
+    let (a, b) = (finite(xs), finite(ys));
+    let (a_free, b_free) = ((xs.len() - a.len()) as u64, (ys.len() - b.len()) as u64);
+    // A limited coordinate paired with an unlimited one gives the limited count.
+    let mut total = a_free * b.iter().sum::<u64>() + b_free * a.iter().sum::<u64>();
+    // Limited pairs: for each a (ascending), the b below it count as themselves, the rest as a.
+    let (mut j, mut below) = (0, 0u64);
+    for &x in &a {
+        while j < b.len() && b[j] < x {
+            below += b[j];
+            j += 1;
+        }
+        total += below + x * (b.len() - j) as u64;
+    }
+    total
 }
 
 impl fmt::Display for PieceGame {
@@ -232,6 +321,27 @@ impl PieceTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_counts_match_the_moves_listed() {
+        let custom = PieceGame::new(
+            "custom",
+            [(2, -1, true), (3, 0, false), (1, 2, true), (-1, 3, false)]
+                .iter()
+                .map(|&(dx, dy, slide)| Move { dx, dy, slide })
+                .collect(),
+        )
+        .unwrap();
+        for game in [PieceGame::wythoff(), PieceGame::knight(), custom] {
+            for n in 1..14 {
+                let listed: usize = (0..n)
+                    .flat_map(|x| (0..n).map(move |y| (x, y)))
+                    .map(|(x, y)| game.targets(x, y, n).len())
+                    .sum();
+                assert_eq!(game.move_count(n), listed as u64, "{game} on {n}x{n}");
+            }
+        }
+    }
 
     #[test]
     fn rook_is_two_heap_nim() {

@@ -315,8 +315,26 @@ pub fn analyse_misere(components: &[Component]) -> Result<Analysis, GrundyError>
             return misere_octal(game, &heaps);
         }
     }
-    let heaps = nim_heaps(components, "misère play")?;
-    moore(&heaps, 1, true)
+    if components.iter().all(|c| matches!(c, Component::Nim(_))) {
+        let heaps = nim_heaps(components, "misère play")?;
+        return moore(&heaps, 1, true);
+    }
+    let names: Vec<String> = components.iter().map(ToString::to_string).collect();
+    if components
+        .iter()
+        .all(|c| matches!(c, Component::Octal { .. }))
+    {
+        return Err(GrundyError::Unsupported(format!(
+            "misère play of octal heaps is computed for heaps of one game only, and {} mixes \
+             games",
+            names.join(" + ")
+        )));
+    }
+    Err(GrundyError::Unsupported(format!(
+        "misère play is computed for Nim heaps, for one subtraction heap, or for heaps of one \
+         octal game, and {} is none of these",
+        names.join(" + ")
+    )))
 }
 
 /// Misère analysis of heaps of one octal game, by a search over whole positions.
@@ -461,8 +479,7 @@ pub fn nim_heaps(components: &[Component], what: &str) -> Result<Vec<usize>, Gru
         .map(|c| match c {
             Component::Nim(n) => Ok(*n),
             other => Err(GrundyError::Unsupported(format!(
-                "{what} is supported for Nim heaps (and, in misère play, a single subtraction \
-                 heap or heaps of one octal game); {other} does not fit"
+                "{what} is computed for Nim heaps only, and {other} is not a Nim heap"
             ))),
         })
         .collect()

@@ -4,12 +4,11 @@
 //! The length of a won position is the least d such that the side to move can force a win
 //! within d plies; of a lost position, the least d such that the opponent can. Each bound is
 //! decided by a depth-limited search (iterative deepening over d), with a cache of the bounds
-//! already known for each position. The exact solver prunes it: a player can only win quickly
+//! already known for each position: a fixed table (see [`BoundsCache`]), so memory stays bounded
+//! however long the search runs. The exact solver prunes it: a player can only win quickly
 //! a position it wins at all, so only value-keeping moves of the winner are followed. In normal
 //! play a player also needs at least as many moves as the empty cells on their shortest path to
 //! an edge-to-edge connection, which cuts most of the remaining lines.
-
-use std::collections::HashMap;
 
 use crate::solver::Rules;
 use crate::{Bitboard, Geometry, HexError, Position};
@@ -24,8 +23,15 @@ pub const MAX_LENGTH_SIZE: usize = 5;
 /// The largest board on which `hex openings` computes lengths unless asked to.
 pub const DEFAULT_LENGTH_SIZE: usize = 4;
 
-/// Entries above which the cache is cleared (about 1.5 GB) to bound memory.
-const CACHE_LIMIT: usize = 24_000_000;
+/// Slots of the bounds cache, a power of two by board size: 40 bytes each, so 2.5 MiB up to 4x4
+/// and 160 MiB on 5x5, per length search (the openings run one per thread).
+fn cache_slots(n: usize) -> usize {
+    if n <= 4 {
+        1 << 16
+    } else {
+        1 << 22
+    }
+}
 
 /// Bounds known for one position: the side to move wins (resp. loses) within d plies for every
 /// d ≥ `*_yes`, and does not for any d ≤ `*_no`.
@@ -50,7 +56,74 @@ struct Lengths<'a> {
     rules: Rules,
     /// Keyed by the stones alone: the cache lives for one call, in which the side to move
     /// follows from the root's side and the parity of the stones added since.
-    cache: HashMap<(u128, u128), Bounds>,
+    cache: BoundsCache,
+}
+
+/// The bounds known for positions, in a fixed table indexed by a hash of the position: a new
+/// entry replaces the one in its slot. Each slot holds the whole position, so a lookup never
+/// returns another position's bounds; a replaced entry only costs its search again.
+struct BoundsCache {
+    /// Black's stones (two words), White's (two words), and the bounds; all zero for a free
+    /// slot (no real entry has `win_yes` 0), so the table starts as zeroed memory that the
+    /// system hands over lazily.
+    slots: Vec<[u64; 5]>,
+    shift: u32,
+}
+
+impl BoundsCache {
+    fn new(slots: usize) -> BoundsCache {
+        debug_assert!(slots.is_power_of_two());
+        BoundsCache {
+            slots: vec![[0; 5]; slots],
+            shift: 64 - slots.trailing_zeros(),
+        }
+    }
+
+    fn slot(&self, key: (u128, u128)) -> usize {
+        let fold = |x: u128| (x as u64) ^ ((x >> 64) as u64).rotate_left(29);
+        let h = fold(key.0).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ fold(key.1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (h.wrapping_mul(0x2545_F491_4F6C_DD1D) >> self.shift) as usize
+    }
+
+    fn words(key: (u128, u128)) -> [u64; 4] {
+        [
+            key.0 as u64,
+            (key.0 >> 64) as u64,
+            key.1 as u64,
+            (key.1 >> 64) as u64,
+        ]
+    }
+
+    fn get(&self, key: (u128, u128)) -> Bounds {
+        let slot = &self.slots[self.slot(key)];
+        let b = slot[4].to_le_bytes();
+        if b[1] == 0 || slot[..4] != Self::words(key) {
+            return UNKNOWN;
+        }
+        Bounds {
+            win_no: b[0],
+            win_yes: b[1],
+            lose_no: b[2],
+            lose_yes: b[3],
+        }
+    }
+
+    fn set(&mut self, key: (u128, u128), bounds: Bounds) {
+        let i = self.slot(key);
+        let w = Self::words(key);
+        let packed = u64::from_le_bytes([
+            bounds.win_no,
+            bounds.win_yes,
+            bounds.lose_no,
+            bounds.lose_yes,
+            0,
+            0,
+            0,
+            0,
+        ]);
+        self.slots[i] = [w[0], w[1], w[2], w[3], packed];
+    }
 }
 
 /// The perfect-play length, in plies from `position`, whose value for the side to move is given
@@ -74,7 +147,7 @@ pub(crate) fn perfect_play_length(
         g: position.geometry(),
         value,
         rules,
-        cache: HashMap::new(),
+        cache: BoundsCache::new(cache_slots(n)),
     };
     let (black, white) = (position.black(), position.white());
     let black_to_move = position.to_move() == crate::Player::Black;
@@ -150,7 +223,7 @@ impl Lengths<'_> {
     /// Whether the side to move can force a win within `d` plies.
     fn wins_within(&mut self, black: Bitboard, white: Bitboard, btm: bool, d: u32) -> bool {
         let key = (black.0, white.0);
-        let known = self.cache.get(&key).copied().unwrap_or(UNKNOWN);
+        let known = self.cache.get(key);
         if d <= u32::from(known.win_no) {
             return false;
         }
@@ -197,7 +270,7 @@ impl Lengths<'_> {
     /// Whether the opponent can force a win within `d` plies, the side to move to play first.
     fn loses_within(&mut self, black: Bitboard, white: Bitboard, btm: bool, d: u32) -> bool {
         let key = (black.0, white.0);
-        let known = self.cache.get(&key).copied().unwrap_or(UNKNOWN);
+        let known = self.cache.get(key);
         if d <= u32::from(known.lose_no) {
             return false;
         }
@@ -245,10 +318,9 @@ impl Lengths<'_> {
     }
 
     fn record(&mut self, key: (u128, u128), update: impl FnOnce(&mut Bounds)) {
-        if self.cache.len() >= CACHE_LIMIT {
-            self.cache.clear();
-        }
-        update(self.cache.entry(key).or_insert(UNKNOWN));
+        let mut bounds = self.cache.get(key);
+        update(&mut bounds);
+        self.cache.set(key, bounds);
     }
 }
 
@@ -257,4 +329,41 @@ struct Sides {
     theirs: Bitboard,
     my_edges: (Bitboard, Bitboard),
     their_edges: (Bitboard, Bitboard),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bounds_cache_stays_its_size_and_never_answers_for_another_position() {
+        let mut cache = BoundsCache::new(1 << 6);
+        let bounds = |d: u8| Bounds {
+            win_no: d,
+            win_yes: d + 1,
+            lose_no: 0,
+            lose_yes: u8::MAX,
+        };
+        // Far more positions than slots: they collide and replace each other.
+        for i in 0..10_000u128 {
+            cache.set((i, i << 70), bounds((i % 200) as u8));
+        }
+        assert_eq!(cache.slots.len(), 1 << 6);
+        let mut kept = 0;
+        for i in 0..10_000u128 {
+            let got = cache.get((i, i << 70));
+            if got.win_yes == u8::MAX {
+                continue;
+            }
+            kept += 1;
+            assert_eq!(
+                (got.win_no, got.win_yes),
+                ((i % 200) as u8, (i % 200) as u8 + 1)
+            );
+        }
+        assert!(kept > 0 && kept <= 1 << 6);
+        // The empty board is a position like any other, not a free slot.
+        cache.set((0, 0), bounds(3));
+        assert_eq!(cache.get((0, 0)).win_no, 3);
+    }
 }

@@ -20,12 +20,31 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     atomic_write_with(path, |file| file.write_all(bytes))
 }
 
-/// Like [`atomic_write`], but the content is produced by `fill`, which writes to the temporary
-/// file; used for large tables that are streamed rather than built in memory first.
-pub(crate) fn atomic_write_with(
-    path: &Path,
-    fill: impl FnOnce(&mut File) -> std::io::Result<()>,
-) -> Result<(), StoreError> {
+/// Checks, before a long computation, that [`atomic_write`] will be able to write `path`: its
+/// folder exists and takes a new file. The check creates and removes the temporary file that the
+/// write would use, so it also fails on a read-only or full file system, and leaves nothing
+/// behind. A file already at `path` is not touched.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// zermelo_store::ensure_writable(&dir.path().join("table.zgt")).unwrap();
+/// assert!(zermelo_store::ensure_writable(&dir.path().join("no/such/folder/t.zgt")).is_err());
+/// assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+/// ```
+pub fn ensure_writable(path: &Path) -> Result<(), StoreError> {
+    let tmp = temporary(path)?;
+    let result = File::create(&tmp).and_then(|mut file| {
+        // One byte written and synced: a full disk refuses this where an empty file would pass.
+        file.write_all(b"\0")?;
+        file.sync_all()
+    });
+    let _ = fs::remove_file(&tmp);
+    result.map_err(|e| StoreError::io(path, e))
+}
+
+/// The temporary file next to `path` that a write of `path` goes through: `.NAME.PID.tmp`, the
+/// process id keeping two processes writing the same file from sharing one.
+fn temporary(path: &Path) -> Result<std::path::PathBuf, StoreError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => Path::new(".").to_path_buf(),
@@ -33,12 +52,23 @@ pub(crate) fn atomic_write_with(
     let name = path
         .file_name()
         .ok_or_else(|| StoreError::io(path, std::io::Error::other("not a file name")))?;
-    // The process id keeps two processes writing the same file from sharing a temporary file.
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    Ok(dir.join(tmp_name))
+}
+
+/// Like [`atomic_write`], but the content is produced by `fill`, which writes to the temporary
+/// file; used for large tables that are streamed rather than built in memory first.
+pub(crate) fn atomic_write_with(
+    path: &Path,
+    fill: impl FnOnce(&mut File) -> std::io::Result<()>,
+) -> Result<(), StoreError> {
+    let tmp = temporary(path)?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => Path::new(".").to_path_buf(),
+    };
     let result = (|| {
         let mut file = File::create(&tmp)?;
         fill(&mut file)?;

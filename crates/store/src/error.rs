@@ -3,13 +3,15 @@ use std::path::PathBuf;
 /// Why a file could not be written or read back.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// An operating-system error, with the file it concerned.
-    #[error("{path}: {source}")]
+    /// An operating-system error, with the file it concerned. The system's message is part of
+    /// this error's own text and deliberately not its `source`: a report that prints the chain
+    /// of causes (anyhow's `{:#}`) would otherwise repeat it.
+    #[error("{path}: {error}")]
     Io {
         /// The file or folder.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file does not start with the expected magic bytes: it is not a zermelo file of that
     /// kind.
@@ -44,10 +46,10 @@ pub enum StoreError {
 }
 
 impl StoreError {
-    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: &std::path::Path, error: std::io::Error) -> Self {
         StoreError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         }
     }
 

@@ -16,5 +16,5 @@ mod error;
 pub mod json;
 pub mod table;
 
-pub use atomic::atomic_write;
+pub use atomic::{atomic_write, ensure_writable};
 pub use error::StoreError;

@@ -16,7 +16,8 @@
 //! and a bad one fails that job only, with the command's reason.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use serde::Deserialize;
@@ -126,10 +127,20 @@ pub fn parse(text: &str) -> anyhow::Result<Vec<Job>> {
     let spec: FileSpec = toml::from_str(text).map_err(|e| {
         // toml's messages span several lines (a snippet of the file); keep the gist on one.
         let msg = e.message().lines().collect::<Vec<_>>().join("; ");
-        match e.span() {
-            Some(span) => {
-                let line = text[..span.start.min(text.len())].lines().count().max(1);
-                anyhow::anyhow!("line {line}: {msg}")
+        let at = e.span().map(|span| span.start.min(text.len()));
+        // Some errors come without a message (a value cut off by the end of the file).
+        let msg = match at {
+            _ if !msg.trim().is_empty() => msg,
+            Some(at) if text[at..].trim().is_empty() => {
+                "the file ends where a value or a closing bracket is expected".to_string()
+            }
+            _ => "malformed TOML".to_string(),
+        };
+        match at {
+            Some(at) => {
+                let line = text[..at].split('\n').count();
+                let content = text.split('\n').nth(line - 1).unwrap_or_default().trim();
+                anyhow::anyhow!("line {line} ({content:?}): {msg}")
             }
             None => anyhow::anyhow!("{msg}"),
         }
@@ -278,9 +289,34 @@ impl Job {
     }
 
     /// The arguments of the zermelo command that computes the job. `resume` says a checkpoint
-    /// of the Grundy table exists in `dir` and is to be continued.
+    /// of the Grundy table exists in `dir` and is to be continued. Operating-system strings:
+    /// a folder whose name is not UTF-8 reaches the job as it is.
     #[must_use]
-    pub fn command(&self, dir: &Path, resume: bool) -> Vec<String> {
+    pub fn command(&self, dir: &Path, resume: bool) -> Vec<OsString> {
+        self.command_text(dir, resume)
+            .into_iter()
+            .map(|arg| match arg {
+                Arg::Text(t) => OsString::from(t),
+                Arg::Path(p) => p.into_os_string(),
+            })
+            .collect()
+    }
+
+    /// The command as text for the record's provenance (a path that is not UTF-8 is shown
+    /// with replacement characters there, and only there).
+    #[must_use]
+    pub fn command_line(&self, dir: &Path, resume: bool) -> Vec<String> {
+        self.command_text(dir, resume)
+            .into_iter()
+            .map(|arg| match arg {
+                Arg::Text(t) => t,
+                Arg::Path(p) => p.to_string_lossy().into_owned(),
+            })
+            .collect()
+    }
+
+    /// The command's arguments, the Grundy table's path kept as a path.
+    fn command_text(&self, dir: &Path, resume: bool) -> Vec<Arg> {
         let hex = |mut args: Vec<String>| {
             args.extend([
                 "--json".into(),
@@ -326,18 +362,21 @@ impl Job {
                 max,
                 stop_when_proven,
             } => {
-                let table = dir.join(self.table_file().unwrap_or_default());
-                let mut a = vec!["grundy".into(), "octal".into(), game.clone()];
+                let mut a: Vec<String> = vec!["grundy".into(), "octal".into(), game.clone()];
                 a.extend(["--max".into(), max.clone(), "--json".into()]);
                 a.extend(["--checkpoint-secs".into(), self.checkpoint_secs.to_string()]);
                 if *stop_when_proven {
                     a.push("--stop-when-proven".into());
                 }
                 a.push(if resume { "--resume" } else { "--out" }.into());
-                a.push(table.display().to_string());
-                a
+                let mut args: Vec<Arg> = a.into_iter().map(Arg::Text).collect();
+                args.push(Arg::Path(dir.join(self.table_file().unwrap_or_default())));
+                return args;
             }
         }
+        .into_iter()
+        .map(Arg::Text)
+        .collect()
     }
 
     /// A rough cost in seconds on one core, machine-independent by construction: it only
@@ -362,6 +401,69 @@ impl Job {
             Kind::GrundyOctal { max, .. } => parse_max(max).unwrap_or(1) as f64 * 1e-6 + 0.001,
         }
     }
+}
+
+/// Job tables that [`parse`] reads back as `jobs`, each field written out (defaults applied), so
+/// that they mean the same after any `[defaults]`.
+#[must_use]
+pub fn to_toml(jobs: &[Job]) -> String {
+    let tables: Vec<toml::Table> = jobs
+        .iter()
+        .map(|job| {
+            let mut t = toml::Table::new();
+            let mut put = |key: &str, value: toml::Value| {
+                t.insert(key.to_string(), value);
+            };
+            put("name", job.name.clone().into());
+            put("kind", job.kind_name().into());
+            match &job.kind {
+                Kind::HexOpenings { size, misere } => {
+                    put("size", (*size as i64).into());
+                    put("misere", (*misere).into());
+                }
+                Kind::HexSolve {
+                    size,
+                    moves,
+                    misere,
+                } => {
+                    put("size", (*size as i64).into());
+                    put("moves", moves.clone().into());
+                    put("misere", (*misere).into());
+                }
+                Kind::HexParity { max_size } => put("max_size", (*max_size as i64).into()),
+                Kind::GrundyOctal {
+                    game,
+                    max,
+                    stop_when_proven,
+                } => {
+                    put("game", game.clone().into());
+                    put("max", max.clone().into());
+                    put("stop_when_proven", (*stop_when_proven).into());
+                    put("checkpoint_secs", (job.checkpoint_secs as i64).into());
+                }
+            }
+            put("threads", (job.threads as i64).into());
+            if let Some(mb) = job.tt_mb.filter(|_| job.table_file().is_none()) {
+                put("tt_mb", (mb as i64).into());
+            }
+            if let Some(limit) = job.time_limit {
+                put("time_limit", (limit as i64).into());
+            }
+            t
+        })
+        .collect();
+    let mut doc = toml::Table::new();
+    doc.insert(
+        "job".into(),
+        toml::Value::Array(tables.into_iter().map(toml::Value::Table).collect()),
+    );
+    toml::to_string(&doc).expect("a table of strings, numbers and booleans serialises")
+}
+
+/// One argument of a job's command.
+enum Arg {
+    Text(String),
+    Path(PathBuf),
 }
 
 /// `max` as a number: digits or a power `B^K`.
@@ -390,6 +492,28 @@ mod tests {
     }
 
     #[test]
+    fn jobs_written_out_read_back_the_same() {
+        let jobs = parse(include_str!("../../../../jobs/overnight.toml")).unwrap();
+        let more = parse(
+            "[[job]]\nname = \"s\"\nkind = \"hex-solve\"\nsize = 4\nmoves = \"a1 b2\"\n\
+             misere = true\ntt_mb = 32\ntime_limit = 60\nthreads = 3\n",
+        )
+        .unwrap();
+        // Everything a job means; checkpoints apply to Grundy jobs only.
+        let meaning = |list: &[Job]| -> Vec<_> {
+            list.iter()
+                .map(|j| {
+                    let checkpoints = j.table_file().map(|_| j.checkpoint_secs);
+                    (j.identity(), j.threads, j.tt_mb, j.time_limit, checkpoints)
+                })
+                .collect()
+        };
+        for list in [jobs, more] {
+            assert_eq!(meaning(&parse(&to_toml(&list)).unwrap()), meaning(&list));
+        }
+    }
+
+    #[test]
     fn defaults_apply_and_fields_are_checked() {
         let jobs = parse(
             "[defaults]\nthreads = 3\n[[job]]\nname = \"a\"\nkind = \"hex-openings\"\nsize = 4\n\
@@ -414,5 +538,11 @@ mod tests {
                 .starts_with("line ")
         );
         assert!(bad("").contains("no jobs"));
+        // A file cut after `moves =` says why it is refused.
+        let cut = bad("[[job]]\nname = \"a\"\nkind = \"hex-solve\"\nsize = 3\nmoves =");
+        assert_eq!(
+            cut,
+            "line 5 (\"moves =\"): the file ends where a value or a closing bracket is expected"
+        );
     }
 }

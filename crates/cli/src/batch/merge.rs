@@ -1,5 +1,6 @@
 //! `zermelo batch merge`: checks the results of shards and combines them in one folder.
 
+use crate::output::outln;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -32,12 +33,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             );
         }
     }
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
     if args.out.join(JOBS_COPY).exists() && !same_jobs(&jobs, &folder_jobs(&args.out)?) {
         bail!("{} holds results of another job file", args.out.display());
     }
-    let out = args.out.canonicalize()?;
     let mut chosen: Vec<(&Job, PathBuf, Value)> = Vec::new();
     let mut missing = Vec::new();
     for job in &jobs {
@@ -87,8 +85,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             missing.join(", ")
         );
     }
+    // Everything is checked that can be before --out is touched; a folder this merge creates is
+    // removed again if a copy fails, so a failed merge leaves nothing behind.
+    let created = !args.out.exists();
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let result = write_merged(&args, &jobs, &chosen);
+    if result.is_err() && created {
+        let _ = std::fs::remove_dir_all(&args.out);
+    }
+    result
+}
+
+/// Copies the chosen records (and tables) into --out and writes batch.json.
+fn write_merged(
+    args: &Args,
+    jobs: &[Job],
+    chosen: &[(&Job, PathBuf, Value)],
+) -> anyhow::Result<()> {
+    let out = args
+        .out
+        .canonicalize()
+        .with_context(|| format!("cannot open {}", args.out.display()))?;
     let mut results = Map::new();
-    for (job, src, record) in &chosen {
+    for (job, src, record) in chosen {
         if src.canonicalize()? != out {
             copy(&record_path(src, &job.name), &record_path(&out, &job.name))?;
             if let Some(t) = job.table_file() {
@@ -122,12 +142,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
     });
     zermelo_store::json::write(&out.join("batch.json"), &doc)?;
-    println!(
+    outln!(
         "merged {} jobs from {} folder(s) into {}",
         jobs.len(),
         args.sources.len(),
         out.join("batch.json").display()
-    );
+    )?;
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! `zermelo batch report`: a Markdown summary of a results folder.
 
+use crate::output::outln;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -81,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let out = args.out.unwrap_or_else(|| args.dir.join("report.md"));
     zermelo_store::atomic_write(&out, text.as_bytes())?;
-    println!("wrote {}", out.display());
+    outln!("wrote {}", out.display())?;
     Ok(())
 }
 

@@ -8,6 +8,7 @@
 //! The runner alone writes records, each atomically, so a kill -9 at any moment leaves every
 //! file either complete or absent.
 
+use crate::output::{errln, outln};
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -39,7 +40,7 @@ pub struct Args {
     /// SLURM_ARRAY_TASK_COUNT when set, else every job.
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
-    /// Threads for jobs whose job file does not set them (default: one per core).
+    /// Threads for jobs whose job file does not set them, 1 to 1024 (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
     /// Seconds between progress lines when stderr is not a terminal.
@@ -70,6 +71,9 @@ static CHILD: AtomicI32 = AtomicI32::new(0);
 
 /// Runs `batch run`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(t) = args.threads {
+        crate::check_threads(t, false)?;
+    }
     let all = jobs::load(&args.jobs)?;
     let shard = match &args.shard {
         Some(text) => Shard::parse(text)?,
@@ -156,7 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     display.finish();
-    println!(
+    outln!(
         "{done} of {} jobs done{} in {}",
         mine.len(),
         if shard == Shard::ALL {
@@ -165,7 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             format!(" (shard {shard})")
         },
         dir.display()
-    );
+    )?;
     if !failed.is_empty() {
         bail!("{} failed: {}", failed.len(), failed.join("; "));
     }
@@ -174,8 +178,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Keeps a copy of the job file in the folder, so that `status`, `report` and `merge` know the
 /// whole list. A folder used with another job file is refused where the two disagree on a job.
+/// Jobs of the folder's earlier list that the new file leaves out stay in the copy when the
+/// folder holds files of theirs (a record or a table): a run with a part of the job file must
+/// not hide results already computed.
 fn keep_job_file(dir: &Path, path: &Path, all: &[Job]) -> anyhow::Result<()> {
     let copy = dir.join(JOBS_COPY);
+    let mut earlier = Vec::new();
     if copy.exists() {
         let kept = jobs::load(&copy)?;
         for old in &kept {
@@ -192,8 +200,27 @@ fn keep_job_file(dir: &Path, path: &Path, all: &[Job]) -> anyhow::Result<()> {
                 }
             }
         }
+        earlier = kept
+            .into_iter()
+            .filter(|old| !all.iter().any(|j| j.name == old.name))
+            .filter(|old| {
+                record_path(dir, &old.name).exists()
+                    || old.table_file().is_some_and(|t| dir.join(t).exists())
+            })
+            .collect();
     }
-    let text = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut text =
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if !earlier.is_empty() {
+        if text.last().is_some_and(|&b| b != b'\n') {
+            text.push(b'\n');
+        }
+        text.extend_from_slice(
+            b"\n# Jobs of earlier runs of this folder, with results here, that the job file above \
+              leaves out\n",
+        );
+        text.extend_from_slice(jobs::to_toml(&earlier).as_bytes());
+    }
     if std::fs::read(&copy).ok().as_deref() != Some(&text[..]) {
         zermelo_store::atomic_write(&copy, &text)?;
     }
@@ -215,13 +242,20 @@ fn install_signal_handler() {
             if child > 0 {
                 let _ = kill(Pid::from_raw(child), Signal::SIGKILL);
             }
-            eprintln!(
+            errln!(
                 "zermelo: stopped at once; finished results are kept, run the same command to \
                  go on"
             );
             std::process::exit(130);
         }
     });
+}
+
+/// The latest line a job wrote to stderr (its progress, or its error), and when it came.
+#[derive(Default)]
+struct JobLine {
+    text: String,
+    at: Option<Instant>,
 }
 
 enum Outcome {
@@ -285,13 +319,16 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
         let _ = r.read_to_string(&mut s);
         s
     });
-    let last_line = Arc::new(Mutex::new(String::new()));
+    let last_line = Arc::new(Mutex::new(JobLine::default()));
     let stderr = {
         let last = Arc::clone(&last_line);
         reader(child.stderr.take(), move |r| {
             for line in BufReader::new(r).lines().map_while(Result::ok) {
                 if !line.trim().is_empty() {
-                    *last.lock().expect("stderr lock") = line;
+                    *last.lock().expect("stderr lock") = JobLine {
+                        text: line,
+                        at: Some(Instant::now()),
+                    };
                 }
             }
         })
@@ -330,11 +367,13 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
     let cpu = children_cpu() - cpu_before;
     let stdout = stdout.join().unwrap_or_default();
     let _ = stderr.join();
-    let last = last_line.lock().expect("stderr lock").clone();
+    let last = last_line.lock().expect("stderr lock").text.clone();
     let finished = SystemTime::now();
     let mut provenance = json!({
         "zermelo_version": env!("CARGO_PKG_VERSION"),
-        "command": std::iter::once("zermelo".to_string()).chain(args).collect::<Vec<_>>(),
+        "command": std::iter::once("zermelo".to_string())
+            .chain(job.command_line(dir, resume))
+            .collect::<Vec<_>>(),
         "started": utc(started),
         "finished": utc(finished),
         "wall_seconds": wall,
@@ -349,7 +388,7 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
     let stopped = matches!(status.signal(), Some(s) if s == Signal::SIGTERM as i32 || s == Signal::SIGINT as i32)
         && !out_of_time;
     if (SIGNALS.load(Ordering::SeqCst) > 0 || stopped) && !status.success() {
-        display.end(job, "interrupted");
+        display.end(job, "interrupted", wall);
         return Ok(Outcome::Interrupted(match job.table_file() {
             Some(t) if dir.join(&t).exists() => {
                 format!("job {} checkpointed to {}", job.name, dir.join(t).display())
@@ -398,11 +437,11 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
     };
     zermelo_store::json::write(&record_path(dir, &job.name), &record)?;
     if record["status"] == "done" {
-        display.end(job, &format!("done in {wall:.1} s"));
+        display.end(job, &format!("done in {wall:.1} s"), wall);
         Ok(Outcome::Done)
     } else {
         let reason = record["reason"].as_str().unwrap_or_default().to_string();
-        display.end(job, &format!("failed: {reason}"));
+        display.end(job, &format!("failed: {reason}"), wall);
         Ok(Outcome::Failed(reason))
     }
 }
@@ -524,18 +563,21 @@ fn strip_run_keys(value: &mut Value) -> u64 {
 struct Display {
     bars: Option<(MultiProgress, ProgressBar, ProgressBar)>,
     total: usize,
-    state: Mutex<Progress>,
+    state: Mutex<Tally>,
     log_every: Duration,
     start: Instant,
     shard: Shard,
 }
 
-struct Progress {
+/// The jobs ended so far, and what the runner has measured of them.
+struct Tally {
     ended: usize,
-    /// Estimated cost of the jobs run so far, and of those not ended yet.
-    done_cost: f64,
-    left_cost: f64,
+    /// Jobs that ran (not skipped as already done) and their wall time, for the ETA.
+    ran: usize,
+    ran_secs: f64,
     last_log: Instant,
+    /// When the job line shown last came, to tell a fresh line from a repeated one.
+    shown_line_at: Option<Instant>,
 }
 
 impl Display {
@@ -554,16 +596,20 @@ impl Display {
                 ProgressStyle::with_template("{spinner} {prefix} [{elapsed_precise}] {wide_msg}")
                     .expect("the template is valid"),
             );
+            // Both clocks keep moving while a long job runs.
+            overall.enable_steady_tick(Duration::from_secs(1));
+            job.enable_steady_tick(Duration::from_secs(1));
             (multi, overall, job)
         });
         Display {
             bars,
             total: jobs.len(),
-            state: Mutex::new(Progress {
+            state: Mutex::new(Tally {
                 ended: 0,
-                done_cost: 0.0,
-                left_cost: jobs.iter().map(Job::cost).sum(),
+                ran: 0,
+                ran_secs: 0.0,
                 last_log: Instant::now(),
+                shown_line_at: None,
             }),
             log_every,
             start: Instant::now(),
@@ -585,38 +631,28 @@ impl Display {
             Some((multi, ..)) => {
                 let _ = multi.println(line);
             }
-            None => eprintln!("batch: {line}"),
+            None => errln!("batch: {line}"),
         }
     }
 
-    /// The ETA: the time the jobs run so far took, scaled by the estimated costs of the jobs
-    /// left to theirs (jobs skipped as already done took no time and count for nothing).
-    fn eta(&self, p: &Progress) -> String {
-        if p.done_cost <= 0.0 || p.ended >= self.total {
-            return String::new();
-        }
-        format!(
-            ", eta {:.0} s",
-            self.start.elapsed().as_secs_f64() * p.left_cost.max(0.0) / p.done_cost
-        )
-    }
-
-    fn ended(&self, job: &Job, ran: bool) {
+    fn ended(&self, ran: Option<f64>) {
         let mut p = self.state.lock().expect("display lock");
         p.ended += 1;
-        p.left_cost -= job.cost();
-        if ran {
-            p.done_cost += job.cost();
+        if let Some(secs) = ran {
+            p.ran += 1;
+            p.ran_secs += secs;
         }
         if let Some((_, overall, _)) = &self.bars {
             overall.set_position(p.ended as u64);
-            overall.set_message(self.eta(&p).trim_start_matches(", ").to_string());
+            let waiting = self.total - p.ended;
+            overall.set_message(eta(p.ran, p.ran_secs, waiting, None).unwrap_or_default());
         }
+        p.shown_line_at = None;
     }
 
     fn skip(&self, job: &Job) {
         self.say(&format!("{}: already done", job.name));
-        self.ended(job, false);
+        self.ended(None);
     }
 
     fn start(&self, job: &Job) {
@@ -626,33 +662,48 @@ impl Display {
                 bar.set_prefix(job.name.clone());
                 bar.set_message("starting");
             }
-            None => eprintln!("batch: {} started ({})", job.name, job.kind_name()),
+            None => errln!("batch: {} started ({})", job.name, job.kind_name()),
         }
     }
 
-    fn end(&self, job: &Job, what: &str) {
+    fn end(&self, job: &Job, what: &str, wall: f64) {
         self.say(&format!("{}: {what}", job.name));
-        self.ended(job, true);
+        self.ended(Some(wall));
     }
 
-    fn tick(&self, job: &Job, elapsed: Duration, last: &str) {
+    fn tick(&self, job: &Job, elapsed: Duration, last: &JobLine) {
         // The job's own lines start with its elapsed time, which the bar shows already.
-        let last = match last.split_once("] ") {
+        let text = match last.text.split_once("] ") {
             Some((time, rest)) if time.starts_with('[') => rest,
-            _ => last,
+            _ => &last.text,
         };
-        if let Some((_, _, bar)) = &self.bars {
-            bar.set_message(last.to_string());
-            bar.tick();
+        let mut p = self.state.lock().expect("display lock");
+        // Jobs not started yet: all but the running one.
+        let waiting = self.total - p.ended - 1;
+        let eta = eta(p.ran, p.ran_secs, waiting, job_eta(text));
+        if let Some((_, overall, bar)) = &self.bars {
+            bar.set_message(text.to_string());
+            overall.set_message(eta.unwrap_or_default());
             return;
         }
-        let mut p = self.state.lock().expect("display lock");
         if p.last_log.elapsed() < self.log_every {
             return;
         }
         p.last_log = Instant::now();
-        eprintln!(
-            "[{:>8.1} s] batch{}: {}/{} jobs ended{}; {} running {:.0} s: {}",
+        // A line the job wrote before the last log line is not news: say how old it is.
+        let news = match last.at {
+            None => "started".to_string(),
+            Some(at) if p.shown_line_at == Some(at) => {
+                format!(
+                    "no new line for {:.0} s; last: {text}",
+                    at.elapsed().as_secs_f64()
+                )
+            }
+            Some(_) => text.to_string(),
+        };
+        p.shown_line_at = last.at;
+        errln!(
+            "[{:>8.1} s] batch{}: {}/{} jobs ended{}; {} running {:.0} s: {news}",
             self.start.elapsed().as_secs_f64(),
             if self.shard == Shard::ALL {
                 String::new()
@@ -661,10 +712,9 @@ impl Display {
             },
             p.ended,
             self.total,
-            self.eta(&p),
+            eta.map(|e| format!(", {e}")).unwrap_or_default(),
             job.name,
             elapsed.as_secs_f64(),
-            if last.is_empty() { "started" } else { last }
         );
     }
 
@@ -674,5 +724,64 @@ impl Display {
             overall.finish_and_clear();
             let _ = multi.clear();
         }
+    }
+}
+
+/// The time the batch has left, from what was measured: the running job's own estimate (from
+/// its progress line, when it gives one) plus, for the `waiting` jobs not started, the mean wall
+/// time of the `ran` jobs that ran. `None` while nothing has been measured.
+fn eta(ran: usize, ran_secs: f64, waiting: usize, running: Option<f64>) -> Option<String> {
+    let mean = (ran > 0).then(|| ran_secs / ran as f64);
+    let running_part = running.map(|s| format!("the running job's own {s:.0} s"));
+    match (waiting, mean) {
+        (0, _) => running_part.map(|p| format!("eta {:.0} s ({p})", running.unwrap_or(0.0))),
+        (_, None) => None,
+        (w, Some(mean)) => {
+            let total = running.unwrap_or(0.0) + mean * w as f64;
+            let measured = format!(
+                "{w} job{} to start at the {mean:.1} s mean of {ran} run",
+                if w == 1 { "" } else { "s" }
+            );
+            Some(match running_part {
+                Some(p) => format!("eta {total:.0} s ({p} + {measured})"),
+                None => format!("eta {total:.0} s ({measured}, + the running job)"),
+            })
+        }
+    }
+}
+
+/// The ETA in a job's progress line (`…, eta 12 s) …`), in seconds.
+fn job_eta(line: &str) -> Option<f64> {
+    let (_, rest) = line.split_once(", eta ")?;
+    let (secs, _) = rest.split_once(" s)")?;
+    secs.trim().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_eta_comes_from_measured_times_and_says_so() {
+        // Nothing measured yet: no figure rather than a guess.
+        assert_eq!(eta(0, 0.0, 3, None), None);
+        // Three jobs took 30 s in all; two wait; the running job says 5 s.
+        assert_eq!(
+            eta(3, 30.0, 2, Some(5.0)).unwrap(),
+            "eta 25 s (the running job's own 5 s + 2 jobs to start at the 10.0 s mean of 3 run)"
+        );
+        assert_eq!(
+            eta(3, 30.0, 1, None).unwrap(),
+            "eta 10 s (1 job to start at the 10.0 s mean of 3 run, + the running job)"
+        );
+        assert_eq!(
+            eta(3, 30.0, 0, Some(7.0)).unwrap(),
+            "eta 7 s (the running job's own 7 s)"
+        );
+        assert_eq!(
+            job_eta("grundy 0.6: 1/9 values (2.00/s, eta 4 s) n=2"),
+            Some(4.0)
+        );
+        assert_eq!(job_eta("hex solve: 10 nodes (2.00/s) solved"), None);
     }
 }

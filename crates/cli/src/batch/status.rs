@@ -1,5 +1,6 @@
 //! `zermelo batch status`: where each job of a results folder stands.
 
+use crate::output::outln;
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
@@ -65,18 +66,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .zip(counts)
             .map(|(l, n)| (l.to_string(), json!(n)))
             .collect();
-        println!("{}", json!({"jobs": rows, "counts": counts}));
+        outln!("{}", json!({"jobs": rows, "counts": counts}))?;
         return Ok(());
     }
     for row in &rows {
-        println!(
+        outln!(
             "{:<13} {:<24} {:<13} {}",
             row["state"].as_str().unwrap_or(""),
             row["name"].as_str().unwrap_or(""),
             row["kind"].as_str().unwrap_or(""),
             row["detail"].as_str().unwrap_or("")
-        );
+        )?;
     }
-    println!("{} jobs: {summary}", jobs.len());
+    outln!("{} jobs: {summary}", jobs.len())?;
     Ok(())
 }

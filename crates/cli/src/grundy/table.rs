@@ -80,8 +80,14 @@ pub fn read(path: &Path) -> anyhow::Result<TableFile> {
         h.get(name)
             .with_context(|| format!("{}: not a Grundy table (no {name:?})", path.display()))
     };
-    if field("kind")?.as_str() != Some(KIND) {
-        bail!("{}: not a Grundy table", path.display());
+    match field("kind")?.as_str() {
+        Some(KIND) => {}
+        Some("hex-retrograde") => bail!(
+            "{} is a Hex table; read it with zermelo hex lookup --table {} --moves \"...\"",
+            path.display(),
+            path.display()
+        ),
+        _ => bail!("{}: not a Grundy table", path.display()),
     }
     if field("encoding")?.as_str() != Some("u16le") {
         bail!("{}: unknown value encoding", path.display());

@@ -1,8 +1,10 @@
 //! `zermelo hex`: solve positions, opening tables and retrograde tables.
 
 use clap::{Args, Subcommand};
-use zermelo_hex::{Rules, Solver, SolverConfig, MAX_TT_MB};
+use zermelo_hex::{Position, Rules, Solver, SolverConfig, MAX_TT_MB};
 
+mod board;
+mod lookup;
 mod openings;
 mod parity;
 mod solve;
@@ -19,6 +21,8 @@ pub enum Command {
     Parity(parity::Args),
     /// Compute the retrograde table of every position of a board up to 4x4 and write it.
     Table(table::Args),
+    /// Answer a position from a table written by `zermelo hex table`, without searching.
+    Lookup(lookup::Args),
 }
 
 /// Runs a Hex subcommand.
@@ -28,6 +32,44 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Openings(args) => openings::run(args),
         Command::Table(args) => table::run(args),
         Command::Parity(args) => parity::run(args),
+        Command::Lookup(args) => lookup::run(args),
+    }
+}
+
+/// The text of a file, or of standard input for `-`.
+pub fn read_input(path: &str) -> anyhow::Result<String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))
+    }
+}
+
+/// The position a command is asked about: `moves` from the empty board of `size`, or a diagram
+/// file (`-` for stdin), whose size `size` must match when given.
+pub fn read_position(
+    size: Option<usize>,
+    moves: &str,
+    diagram: Option<&str>,
+) -> anyhow::Result<Position> {
+    match diagram {
+        Some(path) => {
+            let p = Position::from_diagram(&read_input(path)?)?;
+            if let Some(n) = size {
+                anyhow::ensure!(
+                    n == p.size(),
+                    "--size {n} does not match the {0}x{0} diagram",
+                    p.size()
+                );
+            }
+            Ok(p)
+        }
+        None => {
+            let n = size.ok_or_else(|| anyhow::anyhow!("give --size (or a --diagram)"))?;
+            Ok(Position::from_moves(n, moves)?)
+        }
     }
 }
 
@@ -37,7 +79,7 @@ pub struct SearchOptions {
     /// Play misère Hex (Reverse Hex): the player who connects loses.
     #[arg(long)]
     pub misere: bool,
-    /// Worker threads (default: one per core).
+    /// Worker threads, 1 to 1024 (default: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Transposition table size in MiB (default: by board size, 16 up to 4x4, 64 for 5x5, 512
@@ -60,11 +102,13 @@ impl SearchOptions {
     /// A solver with these options for boards up to `size`, after checking the table fits in
     /// memory.
     pub fn solver(&self, size: usize) -> anyhow::Result<Solver> {
+        crate::check_threads(self.threads, true)?;
         let tt_mb = self.tt_mb.unwrap_or(default_tt_mb(size, self.rules()));
         if tt_mb <= MAX_TT_MB {
             crate::memory::ensure_fits(
                 &format!("a {tt_mb} MiB transposition table"),
                 (tt_mb as u128) << 20,
+                |available| format!("--tt-mb {} fits", (available >> 20).max(1)),
             )?;
         }
         Ok(Solver::new(SolverConfig {
@@ -86,10 +130,18 @@ fn default_tt_mb(size: usize, rules: Rules) -> usize {
     }
 }
 
-/// "normal" or "misere", as in file names and JSON.
+/// "normal" or "misere", as in file names and JSON (ASCII, for scripts).
 pub fn rules_name(rules: Rules) -> &'static str {
     match rules {
         Rules::Normal => "normal",
         Rules::Misere => "misere",
+    }
+}
+
+/// "normal" or "misère", as in sentences for people; file names and JSON use [`rules_name`].
+pub fn rules_prose(rules: Rules) -> &'static str {
+    match rules {
+        Rules::Normal => "normal",
+        Rules::Misere => "misère",
     }
 }

@@ -1,5 +1,6 @@
 //! `zermelo hex openings`: the value of every first move.
 
+use crate::output::{out, outln};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -8,7 +9,7 @@ use rayon::prelude::*;
 use serde_json::{json, Value};
 use zermelo_hex::{Cell, Opening, Position, Rules, Solver, DEFAULT_LENGTH_SIZE, MAX_LENGTH_SIZE};
 
-use super::{rules_name, SearchOptions};
+use super::{rules_name, rules_prose, SearchOptions};
 use crate::progress::Progress;
 
 /// Solve every first move of the empty board; print the table and write it as JSON and Markdown.
@@ -17,8 +18,8 @@ pub struct Args {
     /// Board size, 1 to 11, or a range such as 1-5 for every size in it.
     #[arg(long, value_parser = parse_sizes)]
     size: (usize, usize),
-    /// Folder where NxN-openings.json and NxN-openings.md are written (NxN-misere-openings.* in
-    /// misère play).
+    /// Folder where NxN-openings.json, .md and .svg (the board as a picture) are written
+    /// (NxN-misere-openings.* in misère play).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Skip the perfect-play lengths (computed by default up to 4x4).
@@ -73,14 +74,20 @@ struct Table {
 
 /// Runs `hex openings`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.plies && args.size.1 > MAX_LENGTH_SIZE {
+        anyhow::bail!(
+            "--plies: perfect-play lengths are computed up to {MAX_LENGTH_SIZE}x{MAX_LENGTH_SIZE}, \
+             and --size goes to {0}x{0}",
+            args.size.1
+        );
+    }
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+        crate::output::prepare_out_dir(dir)?;
     }
     let solver = args.search.solver(args.size.1)?;
     for n in args.size.0..=args.size.1 {
         let start = Instant::now();
-        let progress = Progress::new(
+        let mut progress = Progress::new(
             &format!("{n}x{n} openings"),
             (n * n) as u64,
             "openings",
@@ -117,9 +124,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         let doc = table.json();
         if args.json {
-            println!("{doc}");
+            outln!("{doc}")?;
         } else {
-            print!("{}", table.text());
+            out!("{}", table.text())?;
         }
         if let Some(dir) = &args.out {
             let stem = table.file_stem();
@@ -128,11 +135,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 &dir.join(format!("{stem}.md")),
                 table.markdown().as_bytes(),
             )?;
+            zermelo_store::atomic_write(&dir.join(format!("{stem}.svg")), table.svg().as_bytes())?;
             if !args.json {
-                println!(
+                outln!(
                     "wrote {}",
-                    Path::new(dir).join(format!("{stem}.{{json,md}}")).display()
-                );
+                    Path::new(dir)
+                        .join(format!("{stem}.{{json,md,svg}}"))
+                        .display()
+                )?;
             }
         }
     }
@@ -146,7 +156,7 @@ fn lengths(
     openings: &[Opening],
     quiet: bool,
 ) -> anyhow::Result<Vec<u32>> {
-    let progress = Progress::new(
+    let mut progress = Progress::new(
         &format!("{n}x{n} lengths"),
         openings.len() as u64,
         "openings",
@@ -253,7 +263,7 @@ impl Table {
         let wins = self.winning().len();
         format!(
             "{n}x{n} {} Hex: the first player {} the empty board; {wins} of {} openings win",
-            rules_name(self.rules),
+            rules_prose(self.rules),
             if wins > 0 { "wins" } else { "loses" },
             n * n
         )
@@ -275,13 +285,20 @@ impl Table {
         )
     }
 
+    /// The board as an SVG picture (see [`super::board`]).
+    fn svg(&self) -> String {
+        let wins: Vec<bool> = self.openings.iter().map(|o| o.first_player_wins).collect();
+        super::board::openings_svg(self.n, &wins, self.plies.as_deref(), &self.summary())
+    }
+
     fn markdown(&self) -> String {
         let n = self.n;
         let mut s = format!(
             "# {n}x{n} Hex openings, {} play\n\n{}.\n\nWritten by `zermelo hex openings --size {n}{}` \
              (zermelo {}). Black moves first and connects row 1 to row {n}; \
-             + marks an opening that wins for Black, - one that loses{}.\n\n```text\n{}```\n\n",
-            rules_name(self.rules),
+             + marks an opening that wins for Black, - one that loses{}.\n\n```text\n{}```\n\n\
+             ![The {n}x{n} board, winning openings in green]({}.svg)\n\n",
+            rules_prose(self.rules),
             self.summary(),
             if self.rules == Rules::Misere { " --misere" } else { "" },
             env!("CARGO_PKG_VERSION"),
@@ -291,7 +308,8 @@ impl Table {
             } else {
                 ""
             },
-            self.diagram()
+            self.diagram(),
+            self.file_stem()
         );
         s.push_str("| opening | first player | plies |\n|---|---|---|\n");
         for (i, o) in self.openings.iter().enumerate() {

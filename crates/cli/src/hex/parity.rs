@@ -2,6 +2,7 @@
 //! theorem of Lagarias and Sleator (the first player wins on even boards, the second on odd
 //! ones, and the loser can make the game fill the board).
 
+use crate::output::{out, outln};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -25,7 +26,7 @@ pub struct Args {
     /// Print the JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Worker threads (default: one per core).
+    /// Worker threads, 1 to 1024 (default: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Transposition table size in MiB (default: by board size, as for `hex solve`).
@@ -42,6 +43,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             zermelo_hex::MAX_SIZE
         );
     }
+    if let Some(dir) = &args.out {
+        crate::output::prepare_out_dir(dir)?;
+    }
     let solver = SearchOptions {
         misere: true,
         threads: args.threads,
@@ -51,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut sizes = Vec::new();
     for n in 1..=args.max_size {
         let start = Instant::now();
-        let progress = Progress::new(
+        let mut progress = Progress::new(
             &format!("misère {n}x{n}"),
             (n * n) as u64,
             "openings",
@@ -96,13 +100,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "zermelo_version": env!("CARGO_PKG_VERSION"),
     });
     if args.json {
-        println!("{doc}");
+        outln!("{doc}")?;
     } else {
-        print!("{}", text(&doc));
+        out!("{}", text(&doc))?;
     }
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
         zermelo_store::json::write(&dir.join("misere-parity.json"), &doc)?;
         zermelo_store::atomic_write(&dir.join("misere-parity.md"), markdown(&doc).as_bytes())?;
     }

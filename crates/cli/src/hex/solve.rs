@@ -1,11 +1,14 @@
 //! `zermelo hex solve`: one position.
 
-use std::io::Read;
+use crate::output::{out, outln};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use serde_json::json;
-use zermelo_hex::{Player, Position, Sgf, MAX_LENGTH_SIZE};
+use zermelo_hex::{Player, Position, Sgf, Solver, MAX_LENGTH_SIZE};
 
-use super::{rules_name, SearchOptions};
+use super::{rules_name, rules_prose, SearchOptions};
+use crate::progress::Progress;
 
 /// Solve one position: the winner, a winning move (or all of them), the perfect-play length.
 #[derive(clap::Args)]
@@ -30,7 +33,8 @@ pub struct Args {
     /// List every winning move, not only one.
     #[arg(long)]
     all: bool,
-    /// Also compute the perfect-play length in plies (boards up to 5x5).
+    /// Also compute the perfect-play length in plies: boards up to 4x4 in a moment, 5x5
+    /// positions with at least one stone in up to a minute or two (not the empty 5x5 board).
     #[arg(long)]
     plies: bool,
     /// Print one JSON object instead of text.
@@ -56,29 +60,18 @@ impl From<Side> for Player {
     }
 }
 
-/// The text of a file, or of stdin for `-`.
-fn read_input(path: &str) -> anyhow::Result<String> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s)?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))
-    }
-}
-
 /// Runs `hex solve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let to_move = args.to_move.map(Player::from);
     let position = match (&args.diagram, &args.sgf) {
         (Some(path), _) => {
-            let text = read_input(path)?;
+            let text = super::read_input(path)?;
             match to_move {
                 Some(p) => Position::from_diagram_to_move(&text, p)?,
                 None => Position::from_diagram(&text)?,
             }
         }
-        (_, Some(path)) => Sgf::parse(&read_input(path)?)
+        (_, Some(path)) => Sgf::parse(&super::read_input(path)?)
             .and_then(|sgf| sgf.position(to_move))
             .map_err(|e| anyhow::anyhow!("{path}: {e}"))?,
         (None, None) => {
@@ -96,18 +89,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             position.size()
         );
     }
-    if args.plies && position.size() > MAX_LENGTH_SIZE {
-        anyhow::bail!(
-            "perfect-play lengths are computed up to {MAX_LENGTH_SIZE}x{MAX_LENGTH_SIZE}"
-        );
+    if args.plies {
+        check_plies(&position)?;
     }
     let solver = args.search.solver(position.size())?;
-    let solution = solver.solve(&position, args.all)?;
-    let plies = if args.plies {
-        Some(solver.perfect_play_length(&position)?)
-    } else {
-        None
-    };
+    let (solution, plies) = with_progress(&solver, args.json, || {
+        let solution = solver.solve(&position, args.all)?;
+        let plies = if args.plies {
+            Some(solver.perfect_play_length(&position)?)
+        } else {
+            None
+        };
+        Ok((solution, plies))
+    })?;
     let n = position.size();
     if args.json {
         let mut out = json!({
@@ -131,32 +125,81 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(path) = &args.sgf {
             out["sgf"] = json!(path);
         }
-        println!("{out}");
+        outln!("{out}")?;
         return Ok(());
     }
-    print!("{position}");
-    println!(
+    out!("{position}")?;
+    outln!(
         "{}x{n} {} Hex, {} to move: {} wins",
         n,
-        rules_name(args.search.rules()),
+        rules_prose(args.search.rules()),
         solution.to_move,
         solution.winner
-    );
+    )?;
     if let Some(m) = solution.winning_move {
-        println!("winning move: {m}");
+        outln!("winning move: {m}")?;
     }
     if let Some(list) = &solution.winning_moves {
         let names: Vec<String> = list.iter().map(ToString::to_string).collect();
-        println!("all winning moves ({}): {}", names.len(), names.join(" "));
+        outln!("all winning moves ({}): {}", names.len(), names.join(" "))?;
     }
     if let Some(p) = plies {
-        println!("perfect-play length: {p} plies from here");
+        outln!("perfect-play length: {p} plies from here")?;
     }
-    println!(
+    outln!(
         "{} nodes in {:.3} s on {} threads",
         solution.nodes,
         solution.seconds,
         solver.threads()
-    );
+    )?;
     Ok(())
+}
+
+/// Refuses a perfect-play length that the search cannot deliver in reasonable time: boards
+/// beyond [`MAX_LENGTH_SIZE`], and the empty board of that size (one 5x5 opening takes up to a
+/// minute or two; the empty board needs all of its winning openings).
+fn check_plies(position: &Position) -> anyhow::Result<()> {
+    let n = position.size();
+    if n > MAX_LENGTH_SIZE {
+        anyhow::bail!(
+            "perfect-play lengths are computed up to {MAX_LENGTH_SIZE}x{MAX_LENGTH_SIZE}, not on \
+             {n}x{n}"
+        );
+    }
+    if n == MAX_LENGTH_SIZE && position.stones() == 0 {
+        anyhow::bail!(
+            "--plies on the empty {n}x{n} board is out of reach (each opening takes up to minutes); \
+             zermelo hex openings --size {n} --plies gives every opening's length, and the empty \
+             board's is one more than the least length among the winning openings"
+        );
+    }
+    Ok(())
+}
+
+/// Runs `work` with a progress report of the nodes searched (a spinner on a terminal, a log line
+/// every 10 s otherwise): one solve can take minutes.
+fn with_progress<T: Send>(
+    solver: &Solver,
+    quiet: bool,
+    work: impl FnOnce() -> anyhow::Result<T> + Send,
+) -> anyhow::Result<T> {
+    let mut progress = Progress::new("hex solve", 0, "nodes", quiet);
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                progress.set_position(solver.nodes_searched(), "");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        let result = work();
+        done.store(true, Ordering::Relaxed);
+        result
+    });
+    // A failed solve says so in its error line alone.
+    if result.is_ok() {
+        progress.set_position(solver.nodes_searched(), "solved");
+        progress.finish();
+    }
+    result
 }

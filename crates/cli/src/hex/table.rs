@@ -1,5 +1,6 @@
 //! `zermelo hex table`: the retrograde table of every position, for boards up to 4x4.
 
+use crate::output::outln;
 use std::path::PathBuf;
 
 use serde_json::json;
@@ -34,6 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.size
         );
     }
+    zermelo_store::ensure_writable(&args.out)?;
     let start = std::time::Instant::now();
     let table = RetroTable::compute(args.size, args.misere)?;
     let counts = table.counts();
@@ -52,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "zermelo_version": env!("CARGO_PKG_VERSION"),
     });
     zermelo_store::table::write(&args.out, &header, table.payload())?;
-    println!(
+    outln!(
         "{0}x{0} {1} retrograde table: {2} positions in play ({3} wins, {4} losses for the side \
          to move), {5} finished games; written to {6} in {7:.2} s",
         args.size,
@@ -63,6 +65,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         counts.game_over,
         args.out.display(),
         start.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(())
 }

@@ -10,7 +10,7 @@ mod moves_cache;
 mod search;
 mod vc;
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -97,6 +97,8 @@ pub struct Solver {
     tt: TranspositionTable,
     rules: Rules,
     pool: rayon::ThreadPool,
+    /// Nodes searched so far by every search of this solver, for progress reports.
+    live: AtomicU64,
 }
 
 impl Solver {
@@ -111,7 +113,16 @@ impl Solver {
             tt,
             rules: config.rules,
             pool,
+            live: AtomicU64::new(0),
         })
+    }
+
+    /// The nodes searched so far by this solver, all its calls and threads together, for
+    /// progress reports while a solve runs (readable from another thread). Each search adds its
+    /// count in steps of 1024 nodes, so the figure runs slightly behind.
+    #[must_use]
+    pub fn nodes_searched(&self) -> u64 {
+        self.live.load(Ordering::Relaxed)
     }
 
     /// The rules this solver plays.
@@ -168,7 +179,7 @@ impl Solver {
         }
         let start = Instant::now();
         let n = position.size();
-        let search = Search::new(&self.tt, self.rules, n);
+        let search = Search::new(&self.tt, self.rules, n).reporting_to(&self.live);
         let node = Node {
             black: position.black(),
             white: position.white(),
@@ -227,7 +238,7 @@ impl Solver {
     /// assert_eq!(solver.perfect_play_length(&p).unwrap(), 8);
     /// ```
     pub fn perfect_play_length(&self, position: &Position) -> Result<u32, HexError> {
-        let search = Search::new(&self.tt, self.rules, position.size());
+        let search = Search::new(&self.tt, self.rules, position.size()).reporting_to(&self.live);
         // The length search asks only about games in play: it stops at connecting moves.
         let value = |black, white, black_to_move: bool| {
             let node = Node {
@@ -264,7 +275,7 @@ impl Solver {
                 .par_iter()
                 .map(|&c| {
                     let start = Instant::now();
-                    let search = Search::new(&self.tt, self.rules, n);
+                    let search = Search::new(&self.tt, self.rules, n).reporting_to(&self.live);
                     let wins = self.move_wins(&search, node, c);
                     let opening = Opening {
                         cell: Cell::from_index(c, n),

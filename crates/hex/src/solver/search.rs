@@ -2,7 +2,7 @@
 //! table and sound pruning. One search runs on one thread; the solver runs several at once
 //! (openings, or every move of a position), all sharing the table.
 
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::tt::{TranspositionTable, TtData, MAX_PN};
 use crate::{Bitboard, Geometry};
@@ -57,8 +57,14 @@ pub(crate) struct Search<'a> {
     /// Cells in the order moves are tried: centre first.
     pub order: Vec<u8>,
     pub nodes: AtomicU64,
+    /// A running count shared with progress reports, added to every [`LIVE_STEP`] nodes.
+    live: Option<&'a AtomicU64>,
     dead: DeadCells,
 }
+
+/// How many nodes a search counts before it adds them to the running count: often enough for a
+/// progress line, rarely enough that the shared counter costs nothing.
+pub(crate) const LIVE_STEP: u64 = 1024;
 
 impl<'a> Search<'a> {
     pub fn new(tt: &'a TranspositionTable, rules: Rules, n: usize) -> Search<'a> {
@@ -69,8 +75,15 @@ impl<'a> Search<'a> {
             g,
             order: centre_first(n),
             nodes: AtomicU64::new(0),
+            live: None,
             dead: DeadCells::new(g),
         }
+    }
+
+    /// The same search, adding its nodes to `live` as it goes (for progress reports).
+    pub fn reporting_to(mut self, live: &'a AtomicU64) -> Search<'a> {
+        self.live = Some(live);
+        self
     }
 
     /// The two edges of the side to move, then the two of the opponent.
@@ -399,6 +412,11 @@ impl<'a> Search<'a> {
     /// opponent few replies are tried first.
     fn dfpn(&self, node: Node, th_pn: u64, th_dn: u64, nodes: &mut u64) -> (u64, u64) {
         *nodes += 1;
+        if *nodes % LIVE_STEP == 0 {
+            if let Some(live) = self.live {
+                live.fetch_add(LIVE_STEP, Ordering::Relaxed);
+            }
+        }
         let moves = match self.analyse_cached(node) {
             Analysis::Decided(true, _) => return (0, INF),
             Analysis::Decided(false, _) => return (INF, 0),

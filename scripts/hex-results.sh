@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Reproduces results/hex/: the opening tables of normal Hex 1x1 to 6x6 and of misère Hex 1x1 to
+# 5x5 (NxN-openings.* and NxN-misere-openings.*: JSON, Markdown and the SVG board), and misère
+# Hex 1x1 to 5x5 against the parity theorem (misere-parity.*). The winners, winning openings and
+# lengths come out the same on every run; node counts and timings differ (the search is
+# parallel), so a rerun changes those lines of the committed files and nothing else.
+# 6x6-misere-report.md comes from scripts/misere-6x6.sh.
+#
+# About 8 minutes on 2 cores: misère 5x5 about 3.5 each time (openings and parity), 6x6 one.
+#
+# Usage: scripts/hex-results.sh [THREADS]   (default: one per core)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+threads=${1:-0}
+cargo build --release -q -p zermelo
+Z=target/release/zermelo
+OUT=results/hex
+"$Z" hex openings --size 1-5 --out "$OUT" --threads "$threads"
+"$Z" hex openings --size 6 --out "$OUT" --threads "$threads"
+"$Z" hex openings --size 1-5 --misere --out "$OUT" --threads "$threads"
+"$Z" hex parity --max-size 5 --out "$OUT" --threads "$threads"
