@@ -1,5 +1,5 @@
-//! Criterion benchmarks of the Hex solver: the connection test, every 4x4 and 5x5 opening, and
-//! one hard 6x6 opening. Each solve starts from an empty transposition table, so runs measure a
+//! Criterion benchmarks of the Hex solver: the connection test, every 4x4 and 5x5 opening, the
+//! hardest 6x6 opening and the 7x7 centre opening. Each solve starts from an empty transposition table, so runs measure a
 //! full solve rather than table look-ups.
 
 // criterion_group! generates a public function without a doc comment.
@@ -92,16 +92,19 @@ fn openings(c: &mut Criterion) {
     group.finish();
 }
 
-fn hard_6x6(c: &mut Criterion) {
-    let mut group = c.benchmark_group("hex/6x6");
+fn hard_openings(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hex/openings one by one");
     group.sample_size(10);
-    // a1: the acute corner, a losing opening whose proof must refute every Black continuation.
-    let p = Position::from_moves(6, "a1").unwrap();
-    group.bench_function("opening a1", |b| {
-        b.iter(|| solver(2).solve(black_box(&p), false).unwrap())
-    });
+    // 6x6 a3: the opening whose proof takes the most nodes of all 36 (about half of them).
+    // 7x7 d4: the centre, a winning opening whose proof must refute every White answer.
+    for (n, cell) in [(6, "a3"), (7, "d4")] {
+        let p = Position::from_moves(n, cell).unwrap();
+        group.bench_function(format!("{n}x{n} {cell}, 1 thread"), |b| {
+            b.iter(|| solver(1).solve(black_box(&p), false).unwrap())
+        });
+    }
     group.finish();
 }
 
-criterion_group!(benches, connection, openings, hard_6x6);
+criterion_group!(benches, connection, openings, hard_openings);
 criterion_main!(benches);
