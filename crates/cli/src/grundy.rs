@@ -316,7 +316,7 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
                 );
             }
             // Writing the run back to the same file would throw away the values beyond --max.
-            let writes_back = args.out.as_ref().map_or(true, |out| {
+            let writes_back = args.out.as_ref().is_none_or(|out| {
                 out.canonicalize()
                     .ok()
                     .is_some_and(|o| path.canonicalize().ok() == Some(o))

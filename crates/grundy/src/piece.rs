@@ -206,7 +206,7 @@ impl PieceGame {
                 let (xs, ys) = (steps(m.dx), steps(m.dy));
                 if !m.slide {
                     let ok = |v: &[Option<u64>]| {
-                        v.iter().filter(|s| s.map_or(true, |k| k >= 1)).count() as u64
+                        v.iter().filter(|s| s.is_none_or(|k| k >= 1)).count() as u64
                     };
                     return ok(&xs) * ok(&ys);
                 }

@@ -360,7 +360,7 @@ impl SparseEngine {
             };
             // A scan received last block is of this block's heaps.
             for n in n0..n1 {
-                debug_assert!(ahead.as_ref().map_or(true, |a| a.covers(n)));
+                debug_assert!(ahead.as_ref().is_none_or(|a| a.covers(n)));
                 self.step_with(ahead.as_ref())?;
             }
             let first_done = start.elapsed();
