@@ -391,3 +391,33 @@ fn lookup_answers_from_the_table_as_the_solver_does() {
     let message = error(&["hex", "lookup", "--table", t, "--moves", "a1 b1 a2 b2 a3"]);
     assert!(message.contains("already over"), "{message}");
 }
+
+/// Every committed opening table (results/hex/NxN-openings.json and the misère ones) gives a
+/// cell and its 180° rotation the same value, as the rotation preserves every result; the
+/// openings of a board are searched one by one, so this checks the table against itself.
+#[test]
+fn committed_opening_tables_are_symmetric() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/hex");
+    let mut tables = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.ends_with("openings.json") {
+            continue;
+        }
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let n = v["size"].as_u64().unwrap() as usize;
+        let openings = v["openings"].as_array().unwrap();
+        assert_eq!(openings.len(), n * n, "{name}");
+        let wins = |i: usize| openings[i]["first_player_wins"].as_bool().unwrap();
+        for i in 0..n * n {
+            assert_eq!(
+                wins(i),
+                wins(n * n - 1 - i),
+                "{name}: cell {i} and its rotation"
+            );
+        }
+        tables += 1;
+    }
+    assert!(tables >= 10, "{tables} tables read");
+}
