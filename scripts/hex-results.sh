@@ -7,8 +7,10 @@
 # 6x6-misere-report.md comes from scripts/misere-6x6.sh.
 #
 # About 8 minutes on 2 cores: misère 5x5 about 3.5 each time (openings and parity), 6x6 one.
+# With SEVEN=1 the 7x7 opening table too (7x7-openings.*): 44 minutes on 2 shared cores.
 #
 # Usage: scripts/hex-results.sh [THREADS]   (default: one per core)
+#        SEVEN=1 scripts/hex-results.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 threads=${1:-0}
@@ -17,5 +19,8 @@ Z=target/release/zermelo
 OUT=results/hex
 "$Z" hex openings --size 1-5 --out "$OUT" --threads "$threads"
 "$Z" hex openings --size 6 --out "$OUT" --threads "$threads"
+if [ "${SEVEN:-0}" = 1 ]; then
+  "$Z" hex openings --size 7 --no-plies --out "$OUT" --threads "$threads"
+fi
 "$Z" hex openings --size 1-5 --misere --out "$OUT" --threads "$threads"
 "$Z" hex parity --max-size 5 --out "$OUT" --threads "$threads"
