@@ -93,21 +93,13 @@ impl TtData {
     }
 }
 
-struct Entry {
-    seq: AtomicU64,
-    key: [AtomicU64; 4],
-    data: AtomicU64,
-}
-
-impl Entry {
-    fn new() -> Entry {
-        Entry {
-            seq: AtomicU64::new(0),
-            key: std::array::from_fn(|_| AtomicU64::new(0)),
-            data: AtomicU64::new(0),
-        }
-    }
-}
+/// One entry: the sequence number, the four position words, the data. A plain array of
+/// atomics, so that a table can be allocated as zeroed memory, which the system hands over
+/// lazily: a 2 GiB table costs nothing until its pages are touched.
+type Entry = [AtomicU64; 6];
+const SEQ: usize = 0;
+const KEY: usize = 1;
+const DATA: usize = 5;
 
 /// A fixed-size, lock-free transposition table (see the module documentation).
 ///
@@ -144,15 +136,14 @@ impl TranspositionTable {
         let wanted = mb * (1 << 20) / ENTRY_BYTES;
         let pairs = (wanted / 2).max(2);
         let pairs = 1usize << (usize::BITS - 1 - pairs.leading_zeros());
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(pairs * 2).map_err(|_| {
-            crate::HexError::BadTable(format!(
-                "cannot allocate a {mb} MiB transposition table: not enough memory"
-            ))
-        })?;
-        entries.extend((0..pairs * 2).map(|_| Entry::new()));
+        let entries =
+            bytemuck::allocation::try_zeroed_slice_box::<Entry>(pairs * 2).map_err(|_| {
+                crate::HexError::BadTable(format!(
+                    "cannot allocate a {mb} MiB transposition table: not enough memory"
+                ))
+            })?;
         Ok(TranspositionTable {
-            entries: entries.into_boxed_slice(),
+            entries,
             mask: pairs - 1,
         })
     }
@@ -168,7 +159,7 @@ impl TranspositionTable {
     pub fn used(&self) -> usize {
         self.entries
             .iter()
-            .filter(|e| e.data.load(Ordering::Relaxed) & 1 == 1)
+            .filter(|e| e[DATA].load(Ordering::Relaxed) & 1 == 1)
             .count()
     }
 
@@ -197,19 +188,19 @@ impl TranspositionTable {
     /// Reads one entry consistently; `None` if it is being written or was changed meanwhile.
     #[inline(always)]
     fn read(entry: &Entry) -> Option<([u64; 4], u64)> {
-        let s1 = entry.seq.load(Ordering::Acquire);
+        let s1 = entry[SEQ].load(Ordering::Acquire);
         if s1 & 1 == 1 {
             return None;
         }
         let key = [
-            entry.key[0].load(Ordering::Relaxed),
-            entry.key[1].load(Ordering::Relaxed),
-            entry.key[2].load(Ordering::Relaxed),
-            entry.key[3].load(Ordering::Relaxed),
+            entry[KEY].load(Ordering::Relaxed),
+            entry[KEY + 1].load(Ordering::Relaxed),
+            entry[KEY + 2].load(Ordering::Relaxed),
+            entry[KEY + 3].load(Ordering::Relaxed),
         ];
-        let data = entry.data.load(Ordering::Relaxed);
+        let data = entry[DATA].load(Ordering::Relaxed);
         fence(Ordering::Acquire);
-        (entry.seq.load(Ordering::Relaxed) == s1).then_some((key, data))
+        (entry[SEQ].load(Ordering::Relaxed) == s1).then_some((key, data))
     }
 
     /// The stored result of exactly this position, if any.
@@ -237,7 +228,7 @@ impl TranspositionTable {
         let k = Self::words(black, white);
         let base = self.pair(&k);
         let first = &self.entries[base];
-        let keeper = TtData::unpack(first.data.load(Ordering::Relaxed));
+        let keeper = TtData::unpack(first[DATA].load(Ordering::Relaxed));
         let same_as_first = Self::read(first).is_some_and(|(key, _)| key == k);
         let slot = match keeper {
             None => first,
@@ -250,21 +241,20 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn write(entry: &Entry, key: &[u64; 4], data: u64) {
-        let s = entry.seq.load(Ordering::Relaxed);
+        let s = entry[SEQ].load(Ordering::Relaxed);
         if s & 1 == 1
-            || entry
-                .seq
+            || entry[SEQ]
                 .compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
                 .is_err()
         {
             return;
         }
         fence(Ordering::Release);
-        for (slot, word) in entry.key.iter().zip(key) {
+        for (slot, word) in entry[KEY..DATA].iter().zip(key) {
             slot.store(*word, Ordering::Relaxed);
         }
-        entry.data.store(data, Ordering::Relaxed);
-        entry.seq.store(s + 2, Ordering::Release);
+        entry[DATA].store(data, Ordering::Relaxed);
+        entry[SEQ].store(s + 2, Ordering::Release);
     }
 }
 
@@ -285,7 +275,7 @@ mod tests {
         // A tiny table: every position competes for the same few slots.
         let tt = TranspositionTable::with_megabytes(1).unwrap();
         let tiny = TranspositionTable {
-            entries: (0..4).map(|_| Entry::new()).collect(),
+            entries: bytemuck::allocation::zeroed_slice_box(4),
             mask: 1,
         };
         for t in [&tt, &tiny] {
@@ -328,7 +318,7 @@ mod tests {
     #[test]
     fn concurrent_writers_and_readers_never_see_torn_entries() {
         let tt = TranspositionTable {
-            entries: (0..8).map(|_| Entry::new()).collect(),
+            entries: bytemuck::allocation::zeroed_slice_box(8),
             mask: 3,
         };
         // The result is a function of the position, so any accepted read can be checked.
