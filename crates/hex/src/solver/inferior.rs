@@ -135,10 +135,14 @@ impl DeadCells {
     /// and k the opponent's. The mover, to move, wins Q since x won; let m be a winning move
     /// there. With fewer opponent stones, m wins the original position too (an opponent's
     /// stone never helps the mover). If m is vulnerable as well, with killer k′: were k′ taken
-    /// in Q, m would already be dead after m, worth a pass, so every move would win Q and
-    /// hence the original position; otherwise m is vulnerable in Q (a dead cell stays dead
-    /// when more cells are fixed) and the argument repeats in Q. Each round fixes two more
-    /// cells, so it ends, at a winning move that is not vulnerable or with every move winning.
+    /// in Q, m would already be dead after m, worth a pass, so the mover would win Q even with
+    /// the opponent to move, hence the original position with the opponent to move (fewer
+    /// opponent stones), hence after every move of the original position, the killers
+    /// included. Otherwise m is vulnerable in Q (a dead cell stays dead when more cells are
+    /// fixed) and the argument repeats in Q. Each round fixes two more cells, so it ends, at a
+    /// winning move that is not vulnerable in the round's position, hence not in the original
+    /// one (were its killer already taken there, it would be the case above), or with every
+    /// move winning.
     ///
     /// **Dominated cells.** If cell x is dead once the mover has a stone on its neighbour y,
     /// the move y is at least as good as x. *Proof.* With the mover on y, x is dead, so its

@@ -193,8 +193,8 @@ impl<'a> Search<'a> {
                     fill_mine |= fm;
                 }
                 if g.connects(mine, ma, mb) {
-                    // Any cell of the mover's pairs: the opponent's answer on its partner is
-                    // dead.
+                    // The filled position is won even with the opponent to move, so every
+                    // move wins; one of the mover's pairs is as good as any.
                     return Analysis::Decided(true, self.first_in_order(fill_mine));
                 }
                 if g.connects(theirs, ta, tb) {
