@@ -1,0 +1,158 @@
+//! `zermelo grundy census` end to end: the files and their JSON contract, resuming after a
+//! kill, refusing another census's folder.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+mod common;
+use common::{json, zermelo};
+
+/// The fields of a census line, in the order the issue lists them.
+const FIELDS: [&str; 11] = [
+    "code",
+    "status",
+    "same_as",
+    "preperiod",
+    "period",
+    "proven",
+    "computed",
+    "max_value",
+    "rare_mask",
+    "rare_count",
+    "last_rare",
+];
+
+fn census(digits: &str, max: &str, dir: &Path) -> std::process::Output {
+    zermelo(&[
+        "grundy",
+        "census",
+        "--digits",
+        digits,
+        "--max",
+        max,
+        "--out",
+        dir.to_str().unwrap(),
+    ])
+}
+
+fn lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn census_files_follow_the_contract() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = census("1", "2^10", dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("games: 16"), "{stdout}");
+    let rows = lines(&dir.path().join("census-1.jsonl"));
+    let codes: Vec<&str> = rows.iter().map(|r| r["code"].as_str().unwrap()).collect();
+    assert_eq!(
+        codes,
+        [
+            "0.0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "4.0", "4.1", "4.2", "4.3",
+            "4.4", "4.5", "4.6", "4.7"
+        ]
+    );
+    for row in &rows {
+        let keys: Vec<&String> = row.as_object().unwrap().keys().collect();
+        let mut want = FIELDS.to_vec();
+        want.sort_unstable();
+        assert_eq!(keys, want, "{row}");
+        let status = row["status"].as_str().unwrap();
+        assert!(["periodic", "equivalent", "unsolved"].contains(&status));
+        assert_eq!(row["same_as"].is_null(), status != "equivalent", "{row}");
+        assert_eq!(row["proven"] == true, status != "unsolved", "{row}");
+    }
+    // Officers is unsolved this far.
+    assert_eq!(rows[6]["status"], "unsolved");
+    assert_eq!(rows[6]["computed"], 1024);
+    // Each finished game is a table file that `grundy show` reads.
+    let kept = dir.path().join("census-1.games/0.7.zgt");
+    let shown = json(&["grundy", "show", kept.to_str().unwrap(), "--json"]);
+    assert_eq!(shown["proven"], true);
+    assert_eq!(shown["period"], rows[7]["period"]);
+    assert_eq!(shown["computed"], rows[7]["computed"]);
+    let md = std::fs::read_to_string(dir.path().join("census-1.md")).unwrap();
+    assert!(md.contains("| 0.6 | unsolved |"), "{md}");
+}
+
+#[test]
+fn a_killed_census_resumes_to_the_straight_results() {
+    let straight = tempfile::tempdir().unwrap();
+    assert!(census("2", "2^13", straight.path()).status.success());
+    let want = std::fs::read(straight.path().join("census-2.jsonl")).unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args([
+            "grundy", "census", "--digits", "2", "--max", "2^13", "--out",
+        ])
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // SIGKILL: no chance to clean up; the games finished are on disk, the others are not.
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(census("2", "2^13", dir.path()).status.success());
+    assert_eq!(
+        std::fs::read(dir.path().join("census-2.jsonl")).unwrap(),
+        want
+    );
+
+    // Games lost from the folder are computed again, to the same results.
+    let games = dir.path().join("census-2.games");
+    for code in ["0.07", "0.6", "4.37"] {
+        std::fs::remove_file(games.join(format!("{code}.zgt"))).unwrap();
+    }
+    assert!(census("2", "2^13", dir.path()).status.success());
+    assert_eq!(
+        std::fs::read(dir.path().join("census-2.jsonl")).unwrap(),
+        want
+    );
+
+    // A damaged game file is reported, not trusted.
+    let file = games.join("0.77.zgt");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 6;
+    bytes[last] ^= 1;
+    std::fs::write(&file, bytes).unwrap();
+    let out = census("2", "2^13", dir.path());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("0.77.zgt"), "{err}");
+}
+
+#[test]
+fn bad_input_and_another_census_folder_get_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(census("1", "100", dir.path()).status.success());
+    for (digits, max, expect) in [
+        ("1", "200", "resume it with those"),
+        ("0", "100", "1 to 4 digits"),
+        ("5", "100", "1 to 4 digits"),
+        ("1", "ten", "is not a size"),
+    ] {
+        let out = census(digits, max, dir.path());
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.starts_with("zermelo: error: "), "{err}");
+        assert!(err.contains(expect), "{err}");
+    }
+}
