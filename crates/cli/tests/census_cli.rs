@@ -156,3 +156,37 @@ fn bad_input_and_another_census_folder_get_one_line() {
         assert!(err.contains(expect), "{err}");
     }
 }
+
+#[test]
+fn a_census_job_runs_in_a_batch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jobs = tmp.path().join("jobs.toml");
+    std::fs::write(
+        &jobs,
+        "[[job]]\nname = \"c1\"\nkind = \"grundy-census\"\ndigits = 1\nmax = \"2^10\"\n",
+    )
+    .unwrap();
+    let dir = tmp.path().join("batch");
+    let out = zermelo(&[
+        "batch",
+        "run",
+        jobs.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("c1.json")).unwrap()).unwrap();
+    assert_eq!(record["status"], "done", "{record}");
+    assert_eq!(record["result"]["games"], 16);
+    let straight = tempfile::tempdir().unwrap();
+    assert!(census("1", "2^10", straight.path()).status.success());
+    assert_eq!(
+        std::fs::read(dir.join("c1.census/census-1.jsonl")).unwrap(),
+        std::fs::read(straight.path().join("census-1.jsonl")).unwrap()
+    );
+}

@@ -50,6 +50,10 @@ pub struct CensusArgs {
     /// Games computed at once, one thread each (default: one per core, or RAYON_NUM_THREADS).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Print one JSON object (the counts and the files written) instead of the summary, and no
+    /// progress output.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs the census.
@@ -110,7 +114,7 @@ pub fn run(args: CensusArgs) -> anyhow::Result<()> {
         &format!("census {digits} digits"),
         games.len() as u64,
         "games",
-        false,
+        args.json,
     );
     progress.set_position((games.len() - todo.len()) as u64, "resumed");
     let started = Instant::now();
@@ -171,11 +175,30 @@ pub fn run(args: CensusArgs) -> anyhow::Result<()> {
     ] {
         zermelo_store::atomic_write(&dir.join(name), text.as_bytes())?;
     }
-    print!("{summary}");
-    println!(
-        "census-{digits}.md and census-{digits}.jsonl written to {} ({wall:.0} s of wall time)",
-        dir.display()
-    );
+    if args.json {
+        let count = |status: &str| entries.iter().filter(|e| e.status() == status).count();
+        println!(
+            "{}",
+            json!({
+                "family": "octal census",
+                "digits": digits,
+                "max": max,
+                "games": entries.len(),
+                "periodic": count("periodic"),
+                "equivalent": count("equivalent"),
+                "unsolved": count("unsolved"),
+                "out": dir.display().to_string(),
+                "wall_seconds": wall,
+            })
+        );
+    } else {
+        print!("{summary}");
+        println!(
+            "census-{digits}.md and census-{digits}.jsonl written to {} ({wall:.0} s of wall \
+             time)",
+            dir.display()
+        );
+    }
     Ok(())
 }
 
