@@ -435,7 +435,7 @@ mod tests {
     }
 
     #[test]
-    fn the_census_job_parses() {
+    fn the_census_and_record_jobs_parse() {
         let jobs = parse(include_str!("../../../../jobs/octal-census.toml")).unwrap();
         assert_eq!(
             jobs[0].kind,
@@ -447,6 +447,8 @@ mod tests {
         let args = jobs[0].command(Path::new("out"), false);
         assert_eq!(args[..3], ["grundy", "census", "--json"]);
         assert!(args.ends_with(&["--out".into(), "out/census-3.census".into()]));
+        let record = parse(include_str!("../../../../jobs/octal-record.toml")).unwrap();
+        assert_eq!(record[0].identity()["game"], "0.1777");
     }
 
     #[test]
