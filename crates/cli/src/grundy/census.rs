@@ -110,13 +110,14 @@ pub fn run(args: CensusArgs) -> anyhow::Result<()> {
     }
     let todo: Vec<usize> = (0..games.len()).filter(|&i| entries[i].is_none()).collect();
     let interrupted = super::interrupt_flag();
-    let progress = Progress::new(
-        &format!("census {digits} digits"),
-        games.len() as u64,
-        "games",
-        args.json,
-    );
-    progress.set_position((games.len() - todo.len()) as u64, "resumed");
+    // The bar counts the games of this run only, so that its rate and ETA are this run's.
+    let kept = games.len() - todo.len();
+    let label = if kept > 0 {
+        format!("census {digits} digits ({kept} kept)")
+    } else {
+        format!("census {digits} digits")
+    };
+    let progress = Progress::new(&label, todo.len() as u64, "games", args.json);
     let started = Instant::now();
     let done = Mutex::new(());
     let computed: Vec<(usize, Entry)> = pool.install(|| {
