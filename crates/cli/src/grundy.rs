@@ -1,6 +1,7 @@
 //! `zermelo grundy`: Sprague–Grundy tables of octal, subtraction and piece games, and the
 //! `show` command for stored tables.
 
+mod census;
 mod plot;
 mod table;
 
@@ -40,6 +41,9 @@ enum Command {
     Piece(PieceArgs),
     /// Summary and values of a table written with --out.
     Show(ShowArgs),
+    /// Every octal game 0.d1…dN and 4.d1…dN, classified as periodic (proven), equivalent to an
+    /// earlier one or unsolved; checkpointed per game, resumed by running it again.
+    Census(census::CensusArgs),
 }
 
 /// Which engine computes an octal table.
@@ -168,6 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Subtraction(a) => subtraction(a),
         Command::Piece(a) => piece(a),
         Command::Show(a) => show(a),
+        Command::Census(a) => census::run(a),
     }
 }
 

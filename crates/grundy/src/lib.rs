@@ -3,6 +3,8 @@
 //! - [`OctalGame`]: octal and hexadecimal take-and-break games given by code (Kayles `0.77`,
 //!   Dawson's Kayles `0.07`, Grundy's game `4!.0`, …), computed by the [`naive`] reference engine
 //!   or the [`SparseEngine`] for record sizes, with [`period`] detection and Guy–Smith proofs.
+//! - [`census`]: every octal code of a few digits, classified as periodic (proven), equivalent
+//!   to another or unsolved, with rare-value statistics.
 //! - [`subtraction`]: subtraction and all-but subtraction games, normal and misère.
 //! - [`multiheap`]: retrograde tables over several heaps (Nim, Moore's Nim_k, misère forms).
 //! - [`piece`]: one piece moving towards a corner (Wythoff's queen, the knight of "All the King's
@@ -19,6 +21,7 @@
 //! assert_eq!(g, vec![0, 1, 2, 3, 1, 4]);
 //! ```
 
+pub mod census;
 mod error;
 mod mex;
 pub mod misere;

@@ -6,7 +6,7 @@
 //!
 //! [[job]]
 //! name = "hex-4x4"
-//! kind = "hex-openings" # hex-openings, hex-solve, hex-parity, grundy-octal
+//! kind = "hex-openings" # hex-openings, hex-solve, hex-parity, grundy-octal, grundy-census
 //! size = 4
 //! ```
 //!
@@ -57,6 +57,7 @@ struct RawJob {
     game: Option<String>,
     max: Option<toml::Value>,
     stop_when_proven: Option<bool>,
+    digits: Option<usize>,
     threads: Option<usize>,
     tt_mb: Option<usize>,
     time_limit: Option<u64>,
@@ -95,6 +96,14 @@ pub enum Kind {
         max: String,
         /// Stop once the period is proven.
         stop_when_proven: bool,
+    },
+    /// `zermelo grundy census`: every octal code of `digits` digits, resumed game by game from
+    /// its folder `NAME.census`.
+    GrundyCensus {
+        /// Digits after the point.
+        digits: usize,
+        /// The heap bound, as a number or a power such as 2^20.
+        max: String,
     },
 }
 
@@ -185,6 +194,7 @@ fn check(raw: RawJob, defaults: &Defaults) -> anyhow::Result<Job> {
         ("game", raw.game.is_some()),
         ("max", raw.max.is_some()),
         ("stop_when_proven", raw.stop_when_proven.is_some()),
+        ("digits", raw.digits.is_some()),
         ("tt_mb", raw.tt_mb.is_some()),
         ("checkpoint_secs", raw.checkpoint_secs.is_some()),
     ];
@@ -193,9 +203,10 @@ fn check(raw: RawJob, defaults: &Defaults) -> anyhow::Result<Job> {
         "hex-solve" => &["size", "moves", "misere", "tt_mb"],
         "hex-parity" => &["max_size", "tt_mb"],
         "grundy-octal" => &["game", "max", "stop_when_proven", "checkpoint_secs"],
+        "grundy-census" => &["digits", "max"],
         other => bail!(
             "{who}: unknown kind {other:?} (known: hex-openings, hex-solve, hex-parity, \
-             grundy-octal)"
+             grundy-octal, grundy-census)"
         ),
     };
     if let Some((field, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
@@ -205,6 +216,13 @@ fn check(raw: RawJob, defaults: &Defaults) -> anyhow::Result<Job> {
         );
     }
     let need = |field: &str| anyhow::anyhow!("{who}: kind {:?} needs {field:?}", raw.kind);
+    let max = || -> anyhow::Result<String> {
+        Ok(match raw.max.clone().ok_or_else(|| need("max"))? {
+            toml::Value::Integer(n) => n.to_string(),
+            toml::Value::String(s) => s,
+            _ => bail!("{who}: max must be a number or a string such as \"2^20\""),
+        })
+    };
     let kind = match raw.kind.as_str() {
         "hex-openings" => Kind::HexOpenings {
             size: raw.size.ok_or_else(|| need("size"))?,
@@ -218,13 +236,13 @@ fn check(raw: RawJob, defaults: &Defaults) -> anyhow::Result<Job> {
         "hex-parity" => Kind::HexParity {
             max_size: raw.max_size.ok_or_else(|| need("max_size"))?,
         },
+        "grundy-census" => Kind::GrundyCensus {
+            digits: raw.digits.ok_or_else(|| need("digits"))?,
+            max: max()?,
+        },
         _ => Kind::GrundyOctal {
-            game: raw.game.ok_or_else(|| need("game"))?,
-            max: match raw.max.ok_or_else(|| need("max"))? {
-                toml::Value::Integer(n) => n.to_string(),
-                toml::Value::String(s) => s,
-                _ => bail!("{who}: max must be a number or a string such as \"2^20\""),
-            },
+            game: raw.game.clone().ok_or_else(|| need("game"))?,
+            max: max()?,
             stop_when_proven: raw.stop_when_proven.unwrap_or(false),
         },
     };
@@ -255,6 +273,7 @@ impl Job {
             Kind::HexSolve { .. } => "hex-solve",
             Kind::HexParity { .. } => "hex-parity",
             Kind::GrundyOctal { .. } => "grundy-octal",
+            Kind::GrundyCensus { .. } => "grundy-census",
         }
     }
 
@@ -276,6 +295,7 @@ impl Job {
                 max,
                 stop_when_proven,
             } => json!({"game": game, "max": max, "stop_when_proven": stop_when_proven}),
+            Kind::GrundyCensus { digits, max } => json!({"digits": digits, "max": max}),
         };
         v["name"] = json!(self.name);
         v["kind"] = json!(self.kind_name());
@@ -373,6 +393,23 @@ impl Job {
                 args.push(Arg::Path(dir.join(self.table_file().unwrap_or_default())));
                 return args;
             }
+            // The census resumes from the games its folder holds.
+            Kind::GrundyCensus { digits, max } => {
+                let mut a = vec!["grundy".into(), "census".into(), "--json".into()];
+                a.extend([
+                    "--digits".into(),
+                    digits.to_string(),
+                    "--max".into(),
+                    max.clone(),
+                ]);
+                if self.threads > 0 {
+                    a.extend(["--threads".into(), self.threads.to_string()]);
+                }
+                a.push("--out".into());
+                let mut args: Vec<Arg> = a.into_iter().map(Arg::Text).collect();
+                args.push(Arg::Path(dir.join(format!("{}.census", self.name))));
+                return args;
+            }
         }
         .into_iter()
         .map(Arg::Text)
@@ -399,6 +436,11 @@ impl Job {
             }
             Kind::HexParity { max_size } => (1..=*max_size).map(openings).sum(),
             Kind::GrundyOctal { max, .. } => parse_max(max).unwrap_or(1) as f64 * 1e-6 + 0.001,
+            // Two octal codes per number of D digits, most of them short runs.
+            Kind::GrundyCensus { digits, max } => {
+                (2u64 << (3 * (*digits).min(8))) as f64
+                    * (parse_max(max).unwrap_or(1) as f64 * 1e-8)
+            }
         }
     }
 }
@@ -440,6 +482,10 @@ pub fn to_toml(jobs: &[Job]) -> String {
                     put("max", max.clone().into());
                     put("stop_when_proven", (*stop_when_proven).into());
                     put("checkpoint_secs", (job.checkpoint_secs as i64).into());
+                }
+                Kind::GrundyCensus { digits, max } => {
+                    put("digits", (*digits as i64).into());
+                    put("max", max.clone().into());
                 }
             }
             put("threads", (job.threads as i64).into());
@@ -511,6 +557,23 @@ mod tests {
         for list in [jobs, more] {
             assert_eq!(meaning(&parse(&to_toml(&list)).unwrap()), meaning(&list));
         }
+    }
+
+    #[test]
+    fn the_census_and_record_jobs_parse() {
+        let jobs = parse(include_str!("../../../../jobs/octal-census.toml")).unwrap();
+        assert_eq!(
+            jobs[0].kind,
+            Kind::GrundyCensus {
+                digits: 3,
+                max: "2^20".into()
+            }
+        );
+        let args = jobs[0].command_line(Path::new("out"), false);
+        assert_eq!(args[..3], ["grundy", "census", "--json"]);
+        assert!(args.ends_with(&["--out".into(), "out/census-3.census".into()]));
+        let record = parse(include_str!("../../../../jobs/octal-record.toml")).unwrap();
+        assert_eq!(record[0].identity()["game"], "0.1777");
     }
 
     #[test]
