@@ -367,25 +367,6 @@ mod tests {
 
     use super::*;
 
-    /// Every colouring of an n x n board, one in `step`, as (black, white): any stone counts,
-    /// since connections do not depend on whose turn it is.
-    fn positions(n: usize, step: usize) -> impl Iterator<Item = (Bitboard, Bitboard)> {
-        (0..3u64.pow((n * n) as u32))
-            .step_by(step)
-            .map(move |code| {
-                let (mut black, mut white, mut c) = (Bitboard::EMPTY, Bitboard::EMPTY, code);
-                for i in 0..n * n {
-                    match c % 3 {
-                        1 => black = black.with(i),
-                        2 => white = white.with(i),
-                        _ => {}
-                    }
-                    c /= 3;
-                }
-                (black, white)
-            })
-    }
-
     /// Whether the player's stones `mine` join points x and y (an edge is reached through a
     /// stone on its row).
     fn joined(g: &Geometry, mine: Bitboard, x: Bitboard, y: Bitboard) -> bool {
@@ -436,7 +417,7 @@ mod tests {
         let mut checked = 0u64;
         for (n, step) in [(3, 1), (4, 97)] {
             let g = Geometry::of(n);
-            for (black, white) in positions(n, step) {
+            for (black, white) in crate::solver::colourings(n, step) {
                 for black_side in [true, false] {
                     let (stones, a, b) = if black_side {
                         (black, g.north, g.south)

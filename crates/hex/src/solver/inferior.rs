@@ -372,16 +372,7 @@ mod tests {
         let table = RetroTable::compute(n, false).unwrap();
         let dead = DeadCells::new(g);
         let mut pruned = 0;
-        for code in (0..3u64.pow(16)).step_by(3) {
-            let (mut black, mut white, mut c) = (Bitboard::EMPTY, Bitboard::EMPTY, code);
-            for i in 0..n * n {
-                match c % 3 {
-                    1 => black = black.with(i),
-                    2 => white = white.with(i),
-                    _ => {}
-                }
-                c /= 3;
-            }
+        for (black, white) in crate::solver::colourings(n, 3) {
             if !matches!(
                 table.value(black.0, white.0),
                 Ok(RetroValue::Win | RetroValue::Loss)

@@ -292,3 +292,28 @@ impl Solver {
         Ok(list)
     }
 }
+
+/// Every colouring of an n x n board, one in `step` in the order of their base-3 codes (digit i
+/// for cell i: 0 empty, 1 Black, 2 White), as (black, white): the positions the solver's unit
+/// tests sample, any stone counts included.
+#[cfg(test)]
+pub(crate) fn colourings(
+    n: usize,
+    step: usize,
+) -> impl Iterator<Item = (crate::Bitboard, crate::Bitboard)> {
+    use crate::Bitboard;
+    (0..3u64.pow((n * n) as u32))
+        .step_by(step)
+        .map(move |code| {
+            let (mut black, mut white, mut c) = (Bitboard::EMPTY, Bitboard::EMPTY, code);
+            for i in 0..n * n {
+                match c % 3 {
+                    1 => black = black.with(i),
+                    2 => white = white.with(i),
+                    _ => {}
+                }
+                c /= 3;
+            }
+            (black, white)
+        })
+}

@@ -607,18 +607,9 @@ mod tests {
                 let tt = TranspositionTable::with_megabytes(1).unwrap();
                 let search = Search::new(&tt, rules, n);
                 let (mut decided, mut reduced) = (0, 0);
-                let total = 3u64.pow((n * n) as u32);
                 let step = if n == 3 { 1 } else { 40 };
-                for code in (0..total).step_by(step) {
-                    let (mut black, mut white, mut c) = (0u128, 0u128, code);
-                    for i in 0..n * n {
-                        match c % 3 {
-                            1 => black |= 1 << i,
-                            2 => white |= 1 << i,
-                            _ => {}
-                        }
-                        c /= 3;
-                    }
+                for (black, white) in crate::solver::colourings(n, step) {
+                    let (black, white) = (black.0, white.0);
                     let wins = match table.value(black, white).unwrap() {
                         RetroValue::Win => true,
                         RetroValue::Loss => false,
