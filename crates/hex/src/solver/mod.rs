@@ -269,24 +269,27 @@ impl Solver {
             white: empty.white(),
             black_to_move: true,
         };
-        let cells: Vec<usize> = (0..n * n).collect();
+        let solve = |&c: &usize| {
+            let start = Instant::now();
+            let search = Search::new(&self.tt, self.rules, n).reporting_to(&self.live);
+            let wins = self.move_wins(&search, node, c);
+            let opening = Opening {
+                cell: Cell::from_index(c, n),
+                first_player_wins: wins,
+                nodes: search.nodes.load(Ordering::Relaxed),
+                seconds: start.elapsed().as_secs_f64(),
+            };
+            on_done(&opening);
+            opening
+        };
+        // One cell of each rotated pair first, then the others, which the table then answers:
+        // solving both at once on two threads would do the same proof twice.
+        let last = n * n - 1;
+        let (first, second): (Vec<usize>, Vec<usize>) = (0..n * n).partition(|&c| c <= last - c);
         let mut list: Vec<Opening> = self.pool.install(|| {
-            cells
-                .par_iter()
-                .map(|&c| {
-                    let start = Instant::now();
-                    let search = Search::new(&self.tt, self.rules, n).reporting_to(&self.live);
-                    let wins = self.move_wins(&search, node, c);
-                    let opening = Opening {
-                        cell: Cell::from_index(c, n),
-                        first_player_wins: wins,
-                        nodes: search.nodes.load(Ordering::Relaxed),
-                        seconds: start.elapsed().as_secs_f64(),
-                    };
-                    on_done(&opening);
-                    opening
-                })
-                .collect()
+            let mut list: Vec<Opening> = first.par_iter().map(solve).collect();
+            list.extend(second.par_iter().map(solve).collect::<Vec<_>>());
+            list
         });
         list.sort_by_key(|o| o.cell.index(n));
         Ok(list)
