@@ -52,7 +52,7 @@ pub(crate) struct EdgeConnection {
 
 /// Where a point's connections are kept, reused from one build to the next on a thread.
 struct Lists {
-    /// Points in this build; pair (x, y) is entry x * points + y (both orders are filled).
+    /// Points in this build; the pair {x, y} is entry min * points + max.
     points: usize,
     fulls: Vec<Bitboard>,
     full_len: Vec<u8>,
@@ -114,7 +114,7 @@ impl Lists {
 
     #[inline(always)]
     fn pair(&self, x: usize, y: usize) -> usize {
-        x * self.points + y
+        x.min(y) * self.points + x.max(y)
     }
 
     #[inline(always)]
@@ -170,17 +170,13 @@ impl Lists {
         if self.fulls(x, y).iter().any(|&c| c & carrier == c) {
             return;
         }
-        for (a, b) in [(x, y), (y, x)] {
-            let p = self.pair(a, b);
-            let mut len = self.full_len[p];
-            Lists::insert(
-                &mut self.fulls[p * MAX_FULLS..(p + 1) * MAX_FULLS],
-                &mut len,
-                carrier,
-                |c| c,
-            );
-            self.full_len[p] = len;
-        }
+        let p = self.pair(x, y);
+        Lists::insert(
+            &mut self.fulls[p * MAX_FULLS..(p + 1) * MAX_FULLS],
+            &mut self.full_len[p],
+            carrier,
+            |c| c,
+        );
         self.linked[x] |= 1 << y;
         self.linked[y] |= 1 << x;
         self.queue.push((x as u8, y as u8, carrier));
@@ -216,17 +212,13 @@ impl Lists {
                 }
             }
         }
-        for (a, b) in [(x, y), (y, x)] {
-            let p = self.pair(a, b);
-            let mut len = self.semi_len[p];
-            Lists::insert(
-                &mut self.semis[p * MAX_SEMIS..(p + 1) * MAX_SEMIS],
-                &mut len,
-                (carrier, key as u8),
-                |(c, _)| c,
-            );
-            self.semi_len[p] = len;
-        }
+        let p = self.pair(x, y);
+        Lists::insert(
+            &mut self.semis[p * MAX_SEMIS..(p + 1) * MAX_SEMIS],
+            &mut self.semi_len[p],
+            (carrier, key as u8),
+            |(c, _)| c,
+        );
         if let Some(full) = found {
             self.add_full(x, y, full);
         }
