@@ -772,6 +772,27 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
+    /// A quiet `grundy octal` run for the tests: one thread, no early stop.
+    fn octal_args(
+        code: &str,
+        max: &str,
+        out: Option<PathBuf>,
+        resume: Option<PathBuf>,
+    ) -> OctalArgs {
+        OctalArgs {
+            code: code.into(),
+            max: max.into(),
+            stop_when_proven: false,
+            out,
+            resume,
+            checkpoint_secs: 300,
+            engine: EngineChoice::Auto,
+            threads: Some(1),
+            json: true,
+            values: false,
+        }
+    }
+
     fn stored_values(path: &std::path::Path) -> Vec<u16> {
         table::read(path).unwrap().values
     }
@@ -791,16 +812,8 @@ mod tests {
         let path = dir.path().join("k.zgt");
         let run = |max: &str, out: Option<PathBuf>, resume: Option<PathBuf>| {
             octal(OctalArgs {
-                code: "0.6".into(),
-                max: max.into(),
-                stop_when_proven: false,
-                out,
-                resume,
-                checkpoint_secs: 300,
-                engine: EngineChoice::Auto,
                 threads: Some(2),
-                json: true,
-                values: false,
+                ..octal_args("0.6", max, out, resume)
             })
             .unwrap();
         };
@@ -817,18 +830,7 @@ mod tests {
         let path = dir.path().join("t.zgt");
         let copy = dir.path().join("t2.zgt");
         let run = |max: &str, out: Option<PathBuf>, resume: Option<PathBuf>| {
-            octal(OctalArgs {
-                code: "0.6".into(),
-                max: max.into(),
-                stop_when_proven: false,
-                out,
-                resume,
-                checkpoint_secs: 300,
-                engine: EngineChoice::Auto,
-                threads: Some(1),
-                json: true,
-                values: false,
-            })
+            octal(octal_args("0.6", max, out, resume))
         };
         run("2000", Some(path.clone()), None).unwrap();
         let before = std::fs::read(&path).unwrap();
@@ -853,16 +855,8 @@ mod tests {
         let path = dir.path().join("k.zgt");
         let run = |max: &str, stop: bool, out: Option<PathBuf>, resume: Option<PathBuf>| {
             octal(OctalArgs {
-                code: "0.77".into(),
-                max: max.into(),
                 stop_when_proven: stop,
-                out,
-                resume,
-                checkpoint_secs: 300,
-                engine: EngineChoice::Auto,
-                threads: Some(1),
-                json: true,
-                values: false,
+                ..octal_args("0.77", max, out, resume)
             })
             .unwrap();
         };
