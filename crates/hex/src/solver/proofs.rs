@@ -150,8 +150,8 @@ impl ProofSet {
     }
 
     /// Reads a payload of records (module documentation): each is checked
-    /// ([`Proof::from_bytes`]) and they must be in strictly increasing order, as
-    /// [`ProofSet::to_bytes`] writes them.
+    /// ([`Proof::from_bytes`]), they must be in strictly increasing order, as
+    /// [`ProofSet::to_bytes`] writes them, and no position may come twice.
     pub fn from_bytes(size: usize, rules: Rules, bytes: &[u8]) -> Result<ProofSet, HexError> {
         let mut set = ProofSet::new(size, rules)?;
         if bytes.len() % RECORD_BYTES != 0 {
@@ -170,7 +170,12 @@ impl ProofSet {
             previous = Some(chunk);
             let proof = Proof::from_bytes(size, chunk.try_into().expect("a whole record"))
                 .map_err(|e| HexError::BadProofs(format!("record {i}: {e}")))?;
-            set.map.insert(set.key(&proof), proof.winning_move);
+            // Records of one position with other flags or moves differ as bytes.
+            if !set.insert(proof)? {
+                return Err(HexError::BadProofs(format!(
+                    "record {i} repeats a position"
+                )));
+            }
         }
         Ok(set)
     }
@@ -340,6 +345,11 @@ mod tests {
         let mut twice = bytes[..RECORD_BYTES].to_vec();
         twice.extend_from_slice(&bytes[..RECORD_BYTES]);
         assert!(ProofSet::from_bytes(3, Rules::Normal, &twice).is_err());
+        // One position twice, with two winning moves: the records differ, the position not.
+        let mut moves = bytes[..RECORD_BYTES].to_vec();
+        moves.extend_from_slice(&bytes[..RECORD_BYTES]);
+        moves[RECORD_BYTES + 33] += 1;
+        assert!(ProofSet::from_bytes(3, Rules::Normal, &moves).is_err());
         let other = ProofSet::new(4, Rules::Normal).unwrap();
         assert!(other.clone().merge(&set).is_err());
         let misere = ProofSet::new(3, Rules::Misere).unwrap();
