@@ -2,6 +2,7 @@
 //! them, damaged or foreign proof files are refused with one line, and `hex proofs merge` pools
 //! the files of several runs.
 
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -107,9 +108,14 @@ fn a_killed_openings_run_resumes_from_its_proofs() {
         std::thread::sleep(Duration::from_millis(20));
     };
     child.kill().unwrap();
-    child.wait().unwrap();
+    // Killed in the middle: by the signal, with part of the proofs on disk.
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(9), "the run ended before the kill");
     let on_disk = header(&path).unwrap()["count"].as_u64().unwrap();
-    assert!(on_disk >= saved);
+    assert!(
+        on_disk >= saved && on_disk < written,
+        "{on_disk} of {written}"
+    );
 
     args.pop();
     args.push(s(&path));
@@ -125,6 +131,7 @@ fn a_killed_openings_run_resumes_from_its_proofs() {
         nodes(&fresh)
     );
     let total = header(&path).unwrap()["count"].as_u64().unwrap();
+    assert!(total > on_disk);
     assert_eq!(
         resumed["proofs_saved"].as_u64().unwrap(),
         total - on_disk,
