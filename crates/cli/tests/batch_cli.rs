@@ -512,11 +512,19 @@ tt_mb = 1048576
         .as_str()
         .unwrap()
         .starts_with("out of time (limit 1 s); checkpointed"));
-    // The Hex solver cannot be cancelled from inside: its process is stopped.
+    // The Hex job's process is stopped, and saves its proofs first, for a rerun.
     assert_eq!(
         by_name("slow-hex")["detail"].as_str().unwrap(),
-        "out of time (limit 1 s)"
+        "out of time (limit 1 s); checkpointed, a rerun resumes it"
     );
+    let proofs = ok(&[
+        "hex",
+        "proofs",
+        "merge",
+        &s(&tmp.path().join("copy.proofs")),
+        &s(&dir.join("slow-hex.proofs")),
+    ]);
+    assert!(proofs.contains("of 6x6 normal Hex"), "{proofs}");
     // Refused before anything is allocated (unless this machine has a terabyte of memory).
     let huge = by_name("huge-table")["detail"]
         .as_str()

@@ -26,6 +26,10 @@ pub enum HexError {
     /// A diagram or stone set that is not a position of the game.
     #[error("not a valid position: {0}")]
     BadPosition(String),
+    /// Proof records that are not proofs of positions of the board, or that contradict each
+    /// other or the solver they are given to.
+    #[error("{0}")]
+    BadProofs(String),
     /// An SGF file that cannot be read as a Hex position.
     #[error("not a valid Hex SGF file: {0}")]
     BadSgf(String),

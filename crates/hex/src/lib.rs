@@ -8,6 +8,7 @@
 //!   ([`Sgf`]).
 //! - [`Solver`]: the exact solver (normal or misère play), parallel with rayon, sharing one
 //!   lock-free [`TranspositionTable`].
+//! - [`ProofSet`]: proven positions kept from one run to the next ([`Solver::with_proofs`]).
 //! - [`Solver::perfect_play_length`]: how long the game lasts when the winner hurries and the loser
 //!   delays.
 //! - [`retro`]: the independent retrograde oracle, every position of a board up to 4x4 solved
@@ -31,5 +32,7 @@ pub use geometry::{Geometry, MAX_SIZE};
 pub use length::{DEFAULT_LENGTH_SIZE, MAX_LENGTH_SIZE};
 pub use position::{Player, Position};
 pub use sgf::Sgf;
-pub use solver::{Opening, Rules, Solution, Solver, SolverConfig};
+pub use solver::{
+    Opening, Proof, ProofSet, Rules, Solution, Solver, SolverConfig, PROOF_RECORD_BYTES,
+};
 pub use tt::{TranspositionTable, TtData, MAX_PN, MAX_TT_MB};

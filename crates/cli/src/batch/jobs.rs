@@ -23,7 +23,8 @@ use anyhow::{bail, Context};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-/// Seconds between Grundy checkpoints when the job file does not say.
+/// Seconds between Grundy checkpoints (and saves of a Hex job's proofs) when the job file does
+/// not say.
 const DEFAULT_CHECKPOINT_SECS: u64 = 60;
 /// Transposition table of a Hex job when the job file does not say (MiB).
 
@@ -199,8 +200,8 @@ fn check(raw: RawJob, defaults: &Defaults) -> anyhow::Result<Job> {
         ("checkpoint_secs", raw.checkpoint_secs.is_some()),
     ];
     let allowed: &[&str] = match raw.kind.as_str() {
-        "hex-openings" => &["size", "misere", "tt_mb"],
-        "hex-solve" => &["size", "moves", "misere", "tt_mb"],
+        "hex-openings" => &["size", "misere", "tt_mb", "checkpoint_secs"],
+        "hex-solve" => &["size", "moves", "misere", "tt_mb", "checkpoint_secs"],
         "hex-parity" => &["max_size", "tt_mb"],
         "grundy-octal" => &["game", "max", "stop_when_proven", "checkpoint_secs"],
         "grundy-census" => &["digits", "max"],
@@ -308,6 +309,20 @@ impl Job {
         matches!(self.kind, Kind::GrundyOctal { .. }).then(|| format!("{}.zgt", self.name))
     }
 
+    /// The proofs file of a Hex job that keeps its proven positions (`--proofs`), so that a
+    /// rerun after a kill starts from them.
+    #[must_use]
+    pub fn proofs_file(&self) -> Option<String> {
+        matches!(self.kind, Kind::HexOpenings { .. } | Kind::HexSolve { .. })
+            .then(|| format!("{}.proofs", self.name))
+    }
+
+    /// The file a rerun of the unfinished job goes on from: a Grundy table or Hex proofs.
+    #[must_use]
+    pub fn checkpoint_file(&self) -> Option<String> {
+        self.table_file().or_else(|| self.proofs_file())
+    }
+
     /// The arguments of the zermelo command that computes the job. `resume` says a checkpoint
     /// of the Grundy table exists in `dir` and is to be continued. Operating-system strings:
     /// a folder whose name is not UTF-8 reaches the job as it is.
@@ -349,6 +364,15 @@ impl Job {
             }
             args
         };
+        // Hex jobs keep their proofs in the results folder, saved every checkpoint interval.
+        let proofs = |args: Vec<String>| -> Vec<Arg> {
+            let mut args: Vec<Arg> = hex(args).into_iter().map(Arg::Text).collect();
+            args.push(Arg::Text("--save-every".into()));
+            args.push(Arg::Text(self.checkpoint_secs.to_string()));
+            args.push(Arg::Text("--proofs".into()));
+            args.push(Arg::Path(dir.join(self.proofs_file().unwrap_or_default())));
+            args
+        };
         match &self.kind {
             Kind::HexOpenings { size, misere } => {
                 let mut a = vec!["hex".into(), "openings".into(), "--size".into()];
@@ -356,7 +380,7 @@ impl Job {
                 if *misere {
                     a.push("--misere".into());
                 }
-                hex(a)
+                return proofs(a);
             }
             Kind::HexSolve {
                 size,
@@ -369,7 +393,7 @@ impl Job {
                 if *misere {
                     a.push("--misere".into());
                 }
-                hex(a)
+                return proofs(a);
             }
             Kind::HexParity { max_size } => hex(vec![
                 "hex".into(),
@@ -462,6 +486,7 @@ pub fn to_toml(jobs: &[Job]) -> String {
                 Kind::HexOpenings { size, misere } => {
                     put("size", (*size as i64).into());
                     put("misere", (*misere).into());
+                    put("checkpoint_secs", (job.checkpoint_secs as i64).into());
                 }
                 Kind::HexSolve {
                     size,
@@ -471,6 +496,7 @@ pub fn to_toml(jobs: &[Job]) -> String {
                     put("size", (*size as i64).into());
                     put("moves", moves.clone().into());
                     put("misere", (*misere).into());
+                    put("checkpoint_secs", (job.checkpoint_secs as i64).into());
                 }
                 Kind::HexParity { max_size } => put("max_size", (*max_size as i64).into()),
                 Kind::GrundyOctal {
@@ -545,11 +571,11 @@ mod tests {
              misere = true\ntt_mb = 32\ntime_limit = 60\nthreads = 3\n",
         )
         .unwrap();
-        // Everything a job means; checkpoints apply to Grundy jobs only.
+        // Everything a job means; checkpoints apply to Grundy tables and Hex proofs only.
         let meaning = |list: &[Job]| -> Vec<_> {
             list.iter()
                 .map(|j| {
-                    let checkpoints = j.table_file().map(|_| j.checkpoint_secs);
+                    let checkpoints = j.checkpoint_file().map(|_| j.checkpoint_secs);
                     (j.identity(), j.threads, j.tt_mb, j.time_limit, checkpoints)
                 })
                 .collect()

@@ -7,6 +7,7 @@
 //!   (what it computes), `result` (done) or `reason` (failed), and `provenance` (version, times,
 //!   threads, rates);
 //! - `NAME.zgt`: a Grundy job's table, a checkpoint until its record says done;
+//! - `NAME.proofs`: a Hex job's proven positions (`--proofs`), which a rerun starts from;
 //! - `.NAME.lock`: locked while a runner computes the job.
 //!
 //! and `jobs.toml` (the job file the results belong to), `.lock.I-of-N` (one runner per
@@ -104,7 +105,7 @@ enum State {
     Failed(Value),
     /// A runner is computing it now.
     Running,
-    /// Not finished, but a Grundy checkpoint will let it resume.
+    /// Not finished, but a Grundy checkpoint or Hex proofs will let it resume.
     Checkpointed,
     /// A file of the job does not verify; the job will be redone.
     Corrupt(String),
@@ -160,7 +161,7 @@ fn state(dir: &Path, job: &Job) -> anyhow::Result<State> {
     if running(dir, &job.name)? {
         return Ok(State::Running);
     }
-    match job.table_file() {
+    match job.checkpoint_file() {
         Some(t) if dir.join(&t).exists() => Ok(State::Checkpointed),
         _ => Ok(State::Missing),
     }

@@ -60,6 +60,8 @@ const RUN_KEYS: &[&str] = &[
     "zermelo_version",
     "out",
     "resumed_from",
+    "proofs_loaded",
+    "proofs_saved",
 ];
 /// The environment variable that tells a child zermelo its runner's pid (see `main`).
 pub const PARENT_ENV: &str = "ZERMELO_BATCH_PARENT";
@@ -205,7 +207,7 @@ fn keep_job_file(dir: &Path, path: &Path, all: &[Job]) -> anyhow::Result<()> {
             .filter(|old| !all.iter().any(|j| j.name == old.name))
             .filter(|old| {
                 record_path(dir, &old.name).exists()
-                    || old.table_file().is_some_and(|t| dir.join(t).exists())
+                    || old.checkpoint_file().is_some_and(|t| dir.join(t).exists())
             })
             .collect();
     }
@@ -284,6 +286,15 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
                     display.say(&format!("{}: {e:#}; starting over", job.name));
                     std::fs::remove_file(&path)?;
                 }
+            }
+        }
+    }
+    if let Some(p) = job.proofs_file() {
+        let path = dir.join(p);
+        if path.exists() {
+            if let Err(e) = crate::hex::proofs::read(&path) {
+                display.say(&format!("{}: {e:#}; starting over", job.name));
+                std::fs::remove_file(&path)?;
             }
         }
     }
@@ -389,7 +400,7 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
         && !out_of_time;
     if (SIGNALS.load(Ordering::SeqCst) > 0 || stopped) && !status.success() {
         display.end(job, "interrupted", wall);
-        return Ok(Outcome::Interrupted(match job.table_file() {
+        return Ok(Outcome::Interrupted(match job.checkpoint_file() {
             Some(t) if dir.join(&t).exists() => {
                 format!("job {} checkpointed to {}", job.name, dir.join(t).display())
             }
@@ -412,7 +423,7 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
                 format!(
                     "out of time (limit {} s){}",
                     job.time_limit.unwrap_or(0),
-                    if job.table_file().is_some() {
+                    if job.checkpoint_file().is_some() {
                         "; checkpointed, a rerun resumes it"
                     } else {
                         ""
@@ -453,7 +464,7 @@ fn remove_stale_temporaries(dir: &Path, job: &Job) {
         return;
     };
     let stems: Vec<String> = std::iter::once(format!("{}.json", job.name))
-        .chain(job.table_file())
+        .chain(job.checkpoint_file())
         .map(|file| format!(".{file}."))
         .collect();
     for entry in entries.flatten() {

@@ -7,6 +7,7 @@ mod board;
 mod lookup;
 mod openings;
 mod parity;
+pub mod proofs;
 mod solve;
 mod table;
 
@@ -23,6 +24,9 @@ pub enum Command {
     Table(table::Args),
     /// Answer a position from a table written by `zermelo hex table`, without searching.
     Lookup(lookup::Args),
+    /// Proof files written by `--proofs`: pool those of several runs.
+    #[command(subcommand)]
+    Proofs(proofs::Command),
 }
 
 /// Runs a Hex subcommand.
@@ -33,6 +37,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Table(args) => table::run(args),
         Command::Parity(args) => parity::run(args),
         Command::Lookup(args) => lookup::run(args),
+        Command::Proofs(command) => proofs::run(command),
     }
 }
 

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use serde_json::{json, Value};
 use zermelo_hex::{Cell, Opening, Position, Rules, Solver, DEFAULT_LENGTH_SIZE, MAX_LENGTH_SIZE};
 
+use super::proofs::{keeping, Kept, ProofOptions};
 use super::{rules_name, rules_prose, SearchOptions};
 use crate::progress::Progress;
 
@@ -33,6 +34,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     search: SearchOptions,
+    #[command(flatten)]
+    proofs: ProofOptions,
 }
 
 /// Parses "5" or "1-5".
@@ -70,6 +73,8 @@ struct Table {
     plies: Option<Vec<u32>>,
     seconds: f64,
     threads: usize,
+    /// What the run did with its proofs file, when it has one.
+    kept: Option<Kept>,
 }
 
 /// Runs `hex openings`.
@@ -81,39 +86,51 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.size.1
         );
     }
+    if args.proofs.proofs.is_some() && args.size.0 != args.size.1 {
+        anyhow::bail!(
+            "--proofs keeps the proofs of one board size; give one --size, not {}-{}",
+            args.size.0,
+            args.size.1
+        );
+    }
     if let Some(dir) = &args.out {
         crate::output::prepare_out_dir(dir)?;
     }
-    let solver = args.search.solver(args.size.1)?;
+    let (solver, file) = args
+        .proofs
+        .open(args.search.solver(args.size.1)?, args.size.1)?;
     for n in args.size.0..=args.size.1 {
         let start = Instant::now();
-        let mut progress = Progress::new(
-            &format!("{n}x{n} openings"),
-            (n * n) as u64,
-            "openings",
-            args.json,
-        );
-        let openings = solver.openings(n, |o| {
-            progress.advance(
-                1,
-                &format!(
-                    "{} {}",
-                    o.cell,
-                    if o.first_player_wins { "wins" } else { "loses" }
-                ),
-            )
+        let ((openings, plies), kept) = keeping(&solver, file.as_ref(), || {
+            let mut progress = Progress::new(
+                &format!("{n}x{n} openings"),
+                (n * n) as u64,
+                "openings",
+                args.json,
+            );
+            let openings = solver.openings(n, |o| {
+                progress.advance(
+                    1,
+                    &format!(
+                        "{} {}",
+                        o.cell,
+                        if o.first_player_wins { "wins" } else { "loses" }
+                    ),
+                )
+            })?;
+            progress.finish();
+            let limit = if args.plies {
+                MAX_LENGTH_SIZE
+            } else {
+                DEFAULT_LENGTH_SIZE
+            };
+            let plies = if !args.no_plies && n <= limit {
+                Some(lengths(&solver, n, &openings, args.json)?)
+            } else {
+                None
+            };
+            Ok((openings, plies))
         })?;
-        progress.finish();
-        let limit = if args.plies {
-            MAX_LENGTH_SIZE
-        } else {
-            DEFAULT_LENGTH_SIZE
-        };
-        let plies = if !args.no_plies && n <= limit {
-            Some(lengths(&solver, n, &openings, args.json)?)
-        } else {
-            None
-        };
         let table = Table {
             n,
             rules: args.search.rules(),
@@ -121,6 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             plies,
             seconds: start.elapsed().as_secs_f64(),
             threads: solver.threads(),
+            kept,
         };
         let doc = table.json();
         if args.json {
@@ -213,7 +231,7 @@ impl Table {
                 v
             })
             .collect();
-        json!({
+        let mut doc = json!({
             "size": self.n,
             "rules": rules_name(self.rules),
             "misere": self.rules == Rules::Misere,
@@ -224,7 +242,11 @@ impl Table {
             "wall_seconds": self.seconds,
             "threads": self.threads,
             "zermelo_version": env!("CARGO_PKG_VERSION"),
-        })
+        });
+        if let Some(kept) = self.kept {
+            kept.annotate(&mut doc);
+        }
+        doc
     }
 
     /// The board with each cell marked + (the opening wins) or − (it loses), followed by its
@@ -275,8 +297,11 @@ impl Table {
         } else {
             "(+ first player wins, - loses)"
         };
+        let kept = self
+            .kept
+            .map_or(String::new(), |k| format!("{}\n", k.summary()));
         format!(
-            "{}\n{legend}\n{}winning openings: {}\nsolved in {:.2} s on {} threads\n\n",
+            "{}\n{legend}\n{}winning openings: {}\nsolved in {:.2} s on {} threads\n{kept}\n",
             self.summary(),
             self.diagram(),
             self.winning().join(" "),

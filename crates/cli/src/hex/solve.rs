@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 use zermelo_hex::{Player, Position, Sgf, Solver, MAX_LENGTH_SIZE};
 
+use super::proofs::{keeping, ProofOptions};
 use super::{rules_name, rules_prose, SearchOptions};
 use crate::progress::Progress;
 
@@ -42,6 +43,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     search: SearchOptions,
+    #[command(flatten)]
+    proofs: ProofOptions,
 }
 
 /// A player, as `--to-move` takes it.
@@ -92,15 +95,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.plies {
         check_plies(&position)?;
     }
-    let solver = args.search.solver(position.size())?;
-    let (solution, plies) = with_progress(&solver, args.json, || {
-        let solution = solver.solve(&position, args.all)?;
-        let plies = if args.plies {
-            Some(solver.perfect_play_length(&position)?)
-        } else {
-            None
-        };
-        Ok((solution, plies))
+    let (solver, file) = args
+        .proofs
+        .open(args.search.solver(position.size())?, position.size())?;
+    let ((solution, plies), kept) = keeping(&solver, file.as_ref(), || {
+        with_progress(&solver, args.json, || {
+            let solution = solver.solve(&position, args.all)?;
+            let plies = if args.plies {
+                Some(solver.perfect_play_length(&position)?)
+            } else {
+                None
+            };
+            Ok((solution, plies))
+        })
     })?;
     let n = position.size();
     if args.json {
@@ -124,6 +131,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         if let Some(path) = &args.sgf {
             out["sgf"] = json!(path);
+        }
+        if let Some(kept) = kept {
+            kept.annotate(&mut out);
         }
         outln!("{out}")?;
         return Ok(());
@@ -152,6 +162,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         solution.seconds,
         solver.threads()
     )?;
+    if let Some(kept) = kept {
+        outln!("{}", kept.summary())?;
+    }
     Ok(())
 }
 

@@ -7,17 +7,20 @@
 mod connections;
 mod inferior;
 mod moves_cache;
+mod proofs;
 mod search;
 mod vc;
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use crate::tt::TranspositionTable;
 use crate::{Cell, HexError, Player, Position};
-use search::{Analysis, Node, Search};
+pub use proofs::{Proof, ProofSet, RECORD_BYTES as PROOF_RECORD_BYTES};
+use search::{Analysis, Node, ProofLog, Search};
 
 /// Which game is played: normal Hex (connecting wins) or misère Hex (connecting loses).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -99,6 +102,8 @@ pub struct Solver {
     pool: rayon::ThreadPool,
     /// Nodes searched so far by every search of this solver, for progress reports.
     live: AtomicU64,
+    /// Proofs given by the caller and proofs found since, when kept.
+    proofs: Option<ProofLog>,
 }
 
 impl Solver {
@@ -114,7 +119,66 @@ impl Solver {
             rules: config.rules,
             pool,
             live: AtomicU64::new(0),
+            proofs: None,
         })
+    }
+
+    /// The same solver, answering from `known` every position it holds (of its board size)
+    /// without searching, and recording every position of that board size that its searches
+    /// prove, for [`Solver::take_new_proofs`]. Fails if `known` is for other rules.
+    ///
+    /// ```
+    /// use zermelo_hex::{Position, ProofSet, Rules, Solver, SolverConfig};
+    /// let config = SolverConfig { tt_mb: 16, ..SolverConfig::default() };
+    /// let first = Solver::new(config).unwrap().with_proofs(ProofSet::new(4, Rules::Normal).unwrap()).unwrap();
+    /// let p = Position::from_moves(4, "a1").unwrap();
+    /// let fresh = first.solve(&p, false).unwrap();
+    /// let mut proofs = ProofSet::new(4, Rules::Normal).unwrap();
+    /// for proof in first.take_new_proofs() {
+    ///     proofs.insert(proof).unwrap();
+    /// }
+    /// // A new solver (a new run) starts from them: the same answer, no search.
+    /// let again = Solver::new(config).unwrap().with_proofs(proofs).unwrap();
+    /// let resumed = again.solve(&p, false).unwrap();
+    /// assert_eq!((resumed.winner, resumed.nodes), (fresh.winner, 0));
+    /// ```
+    pub fn with_proofs(mut self, known: ProofSet) -> Result<Solver, HexError> {
+        if known.rules() != self.rules {
+            return Err(HexError::BadProofs(format!(
+                "the proofs are for {:?} play, the solver plays {:?}",
+                known.rules(),
+                self.rules
+            )));
+        }
+        self.proofs = Some(ProofLog {
+            known,
+            found: Mutex::new(Vec::new()),
+        });
+        Ok(self)
+    }
+
+    /// The proofs given to [`Solver::with_proofs`].
+    #[must_use]
+    pub fn known_proofs(&self) -> Option<&ProofSet> {
+        self.proofs.as_ref().map(|p| &p.known)
+    }
+
+    /// The positions proven by this solver's searches since the last call (safe to call from
+    /// another thread while they run); empty when proofs are not kept. A position proven twice
+    /// (by two threads) may be listed twice.
+    #[must_use]
+    pub fn take_new_proofs(&self) -> Vec<Proof> {
+        self.proofs.as_ref().map_or_else(Vec::new, |p| {
+            std::mem::take(&mut *p.found.lock().expect("no search panics holding it"))
+        })
+    }
+
+    /// A search of n x n positions on this solver's table, reporting its nodes and using the
+    /// proofs kept.
+    fn search(&self, n: usize) -> Search<'_> {
+        Search::new(&self.tt, self.rules, n)
+            .reporting_to(&self.live)
+            .with_proofs(self.proofs.as_ref())
     }
 
     /// The nodes searched so far by this solver, all its calls and threads together, for
@@ -179,7 +243,7 @@ impl Solver {
         }
         let start = Instant::now();
         let n = position.size();
-        let search = Search::new(&self.tt, self.rules, n).reporting_to(&self.live);
+        let search = self.search(n);
         let node = Node {
             black: position.black(),
             white: position.white(),
@@ -238,7 +302,7 @@ impl Solver {
     /// assert_eq!(solver.perfect_play_length(&p).unwrap(), 8);
     /// ```
     pub fn perfect_play_length(&self, position: &Position) -> Result<u32, HexError> {
-        let search = Search::new(&self.tt, self.rules, position.size()).reporting_to(&self.live);
+        let search = self.search(position.size());
         // The length search asks only about games in play: it stops at connecting moves.
         let value = |black, white, black_to_move: bool| {
             let node = Node {
@@ -271,7 +335,7 @@ impl Solver {
         };
         let solve = |&c: &usize| {
             let start = Instant::now();
-            let search = Search::new(&self.tt, self.rules, n).reporting_to(&self.live);
+            let search = self.search(n);
             let wins = self.move_wins(&search, node, c);
             let opening = Opening {
                 cell: Cell::from_index(c, n),

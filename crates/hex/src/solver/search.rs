@@ -3,6 +3,7 @@
 //! (openings, or every move of a position), all sharing the table.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use crate::tt::{TranspositionTable, TtData, MAX_PN};
 use crate::{Bitboard, Geometry};
@@ -10,6 +11,7 @@ use crate::{Bitboard, Geometry};
 use super::connections;
 use super::inferior::DeadCells;
 use super::moves_cache;
+use super::proofs::{Proof, ProofSet};
 use super::vc::{self, Chain};
 use super::Rules;
 
@@ -60,6 +62,17 @@ pub(crate) struct Search<'a> {
     /// A running count shared with progress reports, added to every [`LIVE_STEP`] nodes.
     live: Option<&'a AtomicU64>,
     dead: DeadCells,
+    /// Proofs of earlier runs, consulted when the table has nothing, and where this search's
+    /// own proofs are recorded: only when they are for this board size.
+    proofs: Option<&'a ProofLog>,
+}
+
+/// Proven positions given to a solver, and those its searches have proven since.
+pub(crate) struct ProofLog {
+    /// Read-only during the searches.
+    pub known: ProofSet,
+    /// Proven by this solver and not yet taken by [`super::Solver::take_new_proofs`].
+    pub found: Mutex<Vec<Proof>>,
 }
 
 /// How many nodes a search counts before it adds them to the running count: often enough for a
@@ -77,7 +90,28 @@ impl<'a> Search<'a> {
             nodes: AtomicU64::new(0),
             live: None,
             dead: DeadCells::new(g),
+            proofs: None,
         }
+    }
+
+    /// The same search, answering from `proofs` the positions it holds and recording there the
+    /// positions it proves, when `proofs` is for this board size.
+    pub fn with_proofs(mut self, proofs: Option<&'a ProofLog>) -> Search<'a> {
+        self.proofs = proofs.filter(|p| p.known.size() == self.g.n);
+        self
+    }
+
+    /// The table's entry for a key, or else the proof of an earlier run.
+    #[inline(always)]
+    fn probe(&self, kb: Bitboard, kw: Bitboard) -> Option<TtData> {
+        self.tt.probe(kb, kw).or_else(|| {
+            let best = self.proofs?.known.get(kb, kw)?;
+            Some(TtData::Solved {
+                win: best.is_some(),
+                best,
+                work: 0,
+            })
+        })
     }
 
     /// The same search, adding its nodes to `live` as it goes (for progress reports).
@@ -370,14 +404,13 @@ impl<'a> Search<'a> {
         } else {
             (node.black, node.white)
         };
-        let high = (self.g.n as u128) << SIZE_SHIFT | u128::from(node.black_to_move) << SIDE_SHIFT;
-        (Bitboard(b.0 | high), w)
+        (Bitboard(b.0 | key_bits(self.g.n, node.black_to_move)), w)
     }
 
     /// Sequential search: whether the side to move wins `node` (whose game is not over).
     pub fn search(&self, node: Node, nodes: &mut u64) -> bool {
         let (kb, kw) = self.key(node);
-        if let Some(TtData::Solved { win, .. }) = self.tt.probe(kb, kw) {
+        if let Some(TtData::Solved { win, .. }) = self.probe(kb, kw) {
             return win;
         }
         let (pn, _) = self.dfpn(node, INF, INF, nodes);
@@ -392,7 +425,7 @@ impl<'a> Search<'a> {
     /// (0, ∞) a proven win, (∞, 0) a proven loss.
     #[inline(always)]
     fn lookup(&self, kb: Bitboard, kw: Bitboard) -> Option<(u64, u64)> {
-        self.tt.probe(kb, kw).map(|d| match d {
+        self.probe(kb, kw).map(|d| match d {
             TtData::Solved { win: true, .. } => (0, INF),
             TtData::Solved { win: false, .. } => (INF, 0),
             TtData::Open { pn, dn, .. } => (u64::from(pn), u64::from(dn)),
@@ -458,7 +491,7 @@ impl<'a> Search<'a> {
                 }
             };
             if cdn == 0 {
-                self.store_solved(kb, kw, true, Some(cell as u8), 1);
+                self.store_solved(node, (kb, kw), Some(cell as u8), 1);
                 return (0, INF);
             }
             kids[len] = (cell as u8, cpn, cdn);
@@ -480,11 +513,11 @@ impl<'a> Search<'a> {
                 dn = (dn + cpn).min(INF);
             }
             if pn == 0 {
-                self.store_solved(kb, kw, true, Some(kids[best].0), *nodes - start);
+                self.store_solved(node, (kb, kw), Some(kids[best].0), *nodes - start);
                 return (0, INF);
             }
             if dn == 0 {
-                self.store_solved(kb, kw, false, None, *nodes - start);
+                self.store_solved(node, (kb, kw), None, *nodes - start);
                 return (INF, 0);
             }
             if pn >= th_pn || dn >= th_dn {
@@ -508,8 +541,17 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Stores a node proven by search, `best` its winning move (`None`: a loss), and records
+    /// it as a proof when proofs are kept, in the key's orientation.
     #[inline(always)]
-    fn store_solved(&self, kb: Bitboard, kw: Bitboard, win: bool, best: Option<u8>, work: u64) {
+    fn store_solved(
+        &self,
+        node: Node,
+        (kb, kw): (Bitboard, Bitboard),
+        best: Option<u8>,
+        work: u64,
+    ) {
+        let win = best.is_some();
         self.tt.store(
             kb,
             kw,
@@ -519,19 +561,36 @@ impl<'a> Search<'a> {
                 work: work_log(work),
             },
         );
+        if let Some(log) = self.proofs {
+            let black = Bitboard(kb.0 & self.g.board.0);
+            let rotated = (black, kw) != (node.black, node.white);
+            let last = (self.g.n * self.g.n - 1) as u8;
+            let proof = Proof {
+                black,
+                white: kw,
+                black_to_move: node.black_to_move,
+                winning_move: best.map(|m| if rotated { last - m } else { m }),
+            };
+            log.found
+                .lock()
+                .expect("no search panics holding it")
+                .push(proof);
+        }
     }
 
-    /// The winning move that the table holds for a node just proven a win, checked against the
-    /// table's entry for the position it leads to. An entry is shared with the 180° rotation of
-    /// its position, so its move may be given for the rotated board: both readings are tried.
-    /// `None` if the entries needed have been replaced.
+    /// The winning move that the table (or a kept proof) holds for a node just proven a win,
+    /// checked against the entry for the position it leads to, or when there is none (kept
+    /// proofs leave out the positions the analysis decides), against that position's analysis.
+    /// An entry is shared with the 180° rotation of its position, so its move may be given for
+    /// the rotated board: both readings are tried. `None` if the entries needed have been
+    /// replaced.
     pub fn proven_move(&self, node: Node) -> Option<usize> {
         let (kb, kw) = self.key(node);
         let Some(TtData::Solved {
             win: true,
             best: Some(best),
             ..
-        }) = self.tt.probe(kb, kw)
+        }) = self.probe(kb, kw)
         else {
             return None;
         };
@@ -541,11 +600,18 @@ impl<'a> Search<'a> {
             .into_iter()
             .filter(|&m| m <= last && empty.has(m))
             .find(|&m| {
-                let (cb, cw) = self.key(node.play(m));
-                matches!(
-                    self.tt.probe(cb, cw),
-                    Some(TtData::Solved { win: false, .. })
-                )
+                let child = node.play(m);
+                let (cb, cw) = self.key(child);
+                match self.probe(cb, cw) {
+                    Some(TtData::Solved { win, .. }) => !win,
+                    Some(TtData::Open { .. }) => false,
+                    None => {
+                        let g = self.g;
+                        let over = g.connects(child.black, g.north, g.south)
+                            || g.connects(child.white, g.west, g.east);
+                        !over && matches!(self.analyse(child), Analysis::Decided(false, _))
+                    }
+                }
             })
     }
 }
@@ -555,6 +621,12 @@ const SIZE_SHIFT: u32 = 122;
 
 /// Where the side to move is kept in a table key: above the four bits of the board size.
 const SIDE_SHIFT: u32 = SIZE_SHIFT + 4;
+
+/// The bits that a table key adds above Black's stones: the board size and the side to move.
+#[inline(always)]
+pub(crate) const fn key_bits(n: usize, black_to_move: bool) -> u128 {
+    (n as u128) << SIZE_SHIFT | (black_to_move as u128) << SIDE_SHIFT
+}
 
 /// Infinity for proof numbers: far above any sum of stored (capped) numbers.
 const INF: u64 = u64::MAX / 4;

@@ -1,0 +1,327 @@
+//! `--proofs`: a Hex run killed in the middle resumes from the proofs it saved, SIGTERM saves
+//! them, damaged or foreign proof files are refused with one line, and `hex proofs merge` pools
+//! the files of several runs.
+
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+mod common;
+use common::{json, zermelo};
+
+/// Runs a command that must fail and returns its single error line.
+fn error(args: &[&str]) -> String {
+    let out = zermelo(args);
+    assert!(!out.status.success(), "zermelo {args:?} should fail");
+    let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    stderr
+}
+
+/// The header of a proofs file (zermelo-store's container: its JSON header at byte 24).
+fn header(path: &Path) -> Option<Value> {
+    let bytes = std::fs::read(path).ok()?;
+    let len = u32::from_le_bytes(bytes.get(12..16)?.try_into().ok()?) as usize;
+    serde_json::from_slice(bytes.get(24..24 + len)?).ok()
+}
+
+/// Where a proofs file's records start.
+fn payload_offset(path: &Path) -> usize {
+    let bytes = std::fs::read(path).unwrap();
+    24 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Each opening's cell and value.
+fn table(v: &Value) -> Vec<(String, bool)> {
+    v["openings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["cell"].as_str().unwrap().to_string(),
+                o["first_player_wins"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+const OPENINGS_6: [&str; 11] = [
+    "hex",
+    "openings",
+    "--size",
+    "6",
+    "--no-plies",
+    "--json",
+    "--threads",
+    "2",
+    "--tt-mb",
+    "256",
+    "--proofs",
+];
+
+/// Starts a 6x6 openings run keeping its proofs in `path`.
+fn spawn_openings(path: &Path, save_every: &str) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(OPENINGS_6)
+        .args([s(path), "--save-every", save_every])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs")
+}
+
+#[test]
+fn a_killed_openings_run_resumes_from_its_proofs() {
+    let dir = tempfile::tempdir().unwrap();
+    let fresh_path = dir.path().join("fresh.proofs");
+    let mut args = OPENINGS_6.to_vec();
+    args.push(s(&fresh_path));
+    let fresh = json(&args);
+    assert_eq!(fresh["proofs_loaded"], 0);
+    let written = header(&fresh_path).unwrap()["count"].as_u64().unwrap();
+    assert_eq!(fresh["proofs_saved"], written);
+
+    // The same run, killed (SIGKILL: no handler runs) once its file holds some proofs.
+    let path = dir.path().join("6x6.proofs");
+    let mut child = spawn_openings(&path, "1");
+    let start = Instant::now();
+    let saved = loop {
+        if let Some(h) = header(&path) {
+            if h["count"].as_u64().unwrap() > 0 {
+                break h["count"].as_u64().unwrap();
+            }
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before its first save"
+        );
+        assert!(start.elapsed() < Duration::from_secs(60), "no save in 60 s");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    // Killed in the middle: by the signal, with part of the proofs on disk.
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(9), "the run ended before the kill");
+    let on_disk = header(&path).unwrap()["count"].as_u64().unwrap();
+    assert!(
+        on_disk >= saved && on_disk < written,
+        "{on_disk} of {written}"
+    );
+
+    args.pop();
+    args.push(s(&path));
+    let resumed = json(&args);
+    assert_eq!(resumed["proofs_loaded"], on_disk);
+    assert_eq!(table(&resumed), table(&fresh));
+    assert_eq!(resumed["winning_openings"], fresh["winning_openings"]);
+    let nodes = |v: &Value| v["nodes"].as_u64().unwrap();
+    assert!(
+        nodes(&resumed) < nodes(&fresh),
+        "resumed {} nodes, fresh {}",
+        nodes(&resumed),
+        nodes(&fresh)
+    );
+    let total = header(&path).unwrap()["count"].as_u64().unwrap();
+    assert!(total > on_disk);
+    assert_eq!(
+        resumed["proofs_saved"].as_u64().unwrap(),
+        total - on_disk,
+        "proofs_saved counts the new positions"
+    );
+    // A third run finds every opening proven: no search at all.
+    let again = json(&args);
+    assert_eq!(table(&again), table(&fresh));
+    assert_eq!(
+        (nodes(&again), again["proofs_saved"].as_u64()),
+        (0, Some(0))
+    );
+}
+
+#[test]
+fn sigterm_saves_the_proofs_and_says_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("6x6.proofs");
+    // No save before the signal: the interval is far longer than the run.
+    let child = spawn_openings(&path, "100000");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(!path.exists());
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr.lines().last().unwrap();
+    assert!(
+        line.starts_with("zermelo: error: interrupted;") && line.contains(s(&path)),
+        "{stderr}"
+    );
+    let count = header(&path).unwrap()["count"].as_u64().unwrap();
+    assert!(count > 0);
+    assert!(line.contains(&format!("{count} proofs")), "{line}");
+}
+
+#[test]
+fn damaged_and_foreign_proof_files_get_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p5 = dir.path().join("5x5.proofs");
+    let v = json(&[
+        "hex",
+        "openings",
+        "--size",
+        "5",
+        "--no-plies",
+        "--json",
+        "--proofs",
+        s(&p5),
+    ]);
+    assert!(v["proofs_saved"].as_u64().unwrap() > 0);
+    let good = std::fs::read(&p5).unwrap();
+    let run5 = |path: &Path| -> Vec<String> {
+        ["hex", "openings", "--size", "5", "--no-plies", "--json"]
+            .iter()
+            .map(ToString::to_string)
+            .chain(["--proofs".to_string(), s(path).to_string()])
+            .collect()
+    };
+    let fails = |args: &[String]| error(&args.iter().map(String::as_str).collect::<Vec<_>>());
+
+    // One stone more in the first record: the checksum no longer matches.
+    let mut bad = good.clone();
+    bad[payload_offset(&p5)] ^= 0x01;
+    std::fs::write(&p5, &bad).unwrap();
+    let e = fails(&run5(&p5));
+    assert!(e.contains("corrupt") && e.contains("checksum"), "{e}");
+    // The file is left as it was, for its owner to look at.
+    assert_eq!(std::fs::read(&p5).unwrap(), bad);
+
+    std::fs::write(&p5, &good[..good.len() - 7]).unwrap();
+    let e = fails(&run5(&p5));
+    assert!(e.contains("corrupt or truncated"), "{e}");
+
+    std::fs::write(&p5, &good).unwrap();
+    let e = error(&[
+        "hex",
+        "openings",
+        "--size",
+        "6",
+        "--proofs",
+        s(&p5),
+        "--no-plies",
+    ]);
+    assert!(
+        e.contains("holds proofs of 5x5 normal Hex, not 6x6 normal Hex"),
+        "{e}"
+    );
+    let e = error(&[
+        "hex",
+        "solve",
+        "--size",
+        "5",
+        "--misere",
+        "--proofs",
+        s(&p5),
+    ]);
+    assert!(e.contains("not 5x5 misère Hex"), "{e}");
+    let e = error(&["hex", "openings", "--size", "4-5", "--proofs", s(&p5)]);
+    assert!(e.contains("one board size"), "{e}");
+    let e = error(&["hex", "solve", "--size", "5", "--save-every", "5"]);
+    assert!(e.contains("--proofs"), "{e}");
+
+    // Another zermelo file is not a proofs file.
+    let t = dir.path().join("3x3.zt");
+    assert!(zermelo(&["hex", "table", "--size", "3", "--out", s(&t)])
+        .status
+        .success());
+    let e = fails(&run5(&t));
+    assert!(e.contains("not a proofs file"), "{e}");
+    // A folder that does not exist is refused before any work.
+    let e = fails(&run5(&dir.path().join("no/such/dir/p")));
+    assert!(e.contains("no/such/dir"), "{e}");
+    // Nothing was written over the good file by the refused runs.
+    assert_eq!(std::fs::read(&p5).unwrap(), good);
+}
+
+#[test]
+fn proof_files_of_several_runs_merge_and_a_solve_resumes_from_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, m) = (
+        dir.path().join("a.proofs"),
+        dir.path().join("b.proofs"),
+        dir.path().join("m.proofs"),
+    );
+    let solve = |moves: &str, path: &Path| {
+        json(&[
+            "hex",
+            "solve",
+            "--size",
+            "5",
+            "--moves",
+            moves,
+            "--all",
+            "--json",
+            "--proofs",
+            s(path),
+        ])
+    };
+    let first = solve("a1", &a);
+    let second = solve("b1", &b);
+    let count = |p: &Path| header(p).unwrap()["count"].as_u64().unwrap();
+    let (ca, cb) = (count(&a), count(&b));
+    assert!(ca > 0 && cb > 0);
+    let v = json(&["hex", "proofs", "merge", s(&m), s(&a), s(&b), "--json"]);
+    let cm = count(&m);
+    assert_eq!(v["proofs"], cm);
+    assert!(cm >= ca.max(cb) && cm <= ca + cb, "{ca} + {cb} -> {cm}");
+    for (moves, before) in [("a1", &first), ("b1", &second)] {
+        let again = solve(moves, &m);
+        assert_eq!(again["proofs_loaded"], cm);
+        assert_eq!(again["winner"], before["winner"]);
+        assert_eq!(again["winning_moves"], before["winning_moves"]);
+        assert!(again["nodes"].as_u64().unwrap() < before["nodes"].as_u64().unwrap());
+    }
+    // The merged file only grows by what the solves above added.
+    assert!(count(&m) >= cm);
+
+    // Files of other boards or rules are not pooled.
+    let c = dir.path().join("c.proofs");
+    json(&[
+        "hex",
+        "solve",
+        "--size",
+        "4",
+        "--moves",
+        "a1",
+        "--json",
+        "--proofs",
+        s(&c),
+    ]);
+    let e = error(&["hex", "proofs", "merge", s(&m), s(&a), s(&c)]);
+    assert!(e.contains("4x4 normal Hex") && e.contains("5x5"), "{e}");
+    let d = dir.path().join("d.proofs");
+    json(&[
+        "hex",
+        "solve",
+        "--size",
+        "4",
+        "--moves",
+        "a1",
+        "--misere",
+        "--json",
+        "--proofs",
+        s(&d),
+    ]);
+    let e = error(&["hex", "proofs", "merge", s(&m), s(&c), s(&d)]);
+    assert!(e.contains("4x4 misère Hex"), "{e}");
+}
