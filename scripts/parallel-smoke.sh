@@ -119,7 +119,12 @@ if [[ ! -d /run/sshd ]]; then
 fi
 /usr/sbin/sshd -f "$tmp/ssh/sshd_config" -E "$tmp/ssh/sshd.log" || die "sshd did not start"
 export PARALLEL_SSH="ssh -F $tmp/ssh/config"
-$PARALLEL_SSH zermelo-smoke-host true || die "ssh to zermelo-smoke-host failed"
+# sshd may return before it listens.
+for ((i = 0; ; i++)); do
+    $PARALLEL_SSH zermelo-smoke-host true 2>"$tmp/ssh/first.log" && break
+    ((i < 20)) || die "ssh to zermelo-smoke-host failed: $(cat "$tmp/ssh/first.log")"
+    sleep 0.5
+done
 printf '1/zermelo-smoke-host\n1/:\n' >"$tmp/hosts"
 
 jobs_file=$PWD/jobs/smoke.toml

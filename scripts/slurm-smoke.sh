@@ -202,9 +202,10 @@ say "requeueing task $task (running the long job; $(values_in_checkpoint) values
 scontrol requeue "${array}_$task"
 wait_until 60 "the requeued task's return to the queue" \
     bash -c "[[ \$(scontrol -o show job ${array}_$task | grep -o 'JobState=[A-Z]*') == JobState=PENDING ]]"
+# Read while the task is pending, before anything can write the table again.
+checkpointed=$(values_in_checkpoint)
 # Slurm holds a requeued job back for two minutes (its begin time); a smoke test need not wait.
 scontrol update JobId="${array}_$task" StartTime=now
-checkpointed=$(values_in_checkpoint)
 say "task $task is pending again with $checkpointed values checkpointed"
 wait_until 60 "the requeued task's start" bash -c "grep -q 'officers: resuming' '$tmp/logs/task-$task.log'"
 line=$(grep 'officers: resuming' "$tmp/logs/task-$task.log" | tail -n 1)
