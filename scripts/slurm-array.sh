@@ -19,13 +19,22 @@
 #   before the limit. The script `exec`s zermelo, so zermelo receives it: the running job
 #   writes its checkpoint (Grundy tables) and zermelo exits with what is finished. Submit the
 #   same command again and every task skips finished jobs and resumes checkpointed ones.
+# - Requeue (--requeue): a task that Slurm requeues (preemption, `scontrol requeue`) gets
+#   SIGTERM first and checkpoints; started again, it resumes its shard the same way (after a
+#   node failure, from the last periodic checkpoint). --open-mode=append keeps the log of every
+#   attempt in the task's log file.
 # - ZERMELO: the zermelo executable (default: zermelo on PATH, else target/release/zermelo).
+# - scripts/slurm-smoke.sh runs this script on a one-node Slurm cluster started on this
+#   machine: an array over jobs/smoke.toml, one task requeued mid-run, merged and compared with
+#   a single run.
 #
 #SBATCH --job-name=zermelo-batch
 #SBATCH --cpus-per-task=4
 #SBATCH --mem=8G
 #SBATCH --time=12:00:00
 #SBATCH --signal=B:TERM@120
+#SBATCH --requeue
+#SBATCH --open-mode=append
 #SBATCH --output=zermelo-batch-%A_%a.log
 set -euo pipefail
 

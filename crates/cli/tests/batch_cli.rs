@@ -1,6 +1,7 @@
 //! `zermelo batch`: job files, records, skip and resume after kills and corruption, locks,
 //! signals, time limits, shards and merge, driving the binary as users and schedulers do.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
@@ -423,7 +424,37 @@ fn sigterm_checkpoints_and_a_second_runner_is_refused() {
     let table = dir.join("officers.zgt");
     let show: Value = serde_json::from_str(&ok(&["grundy", "show", &s(&table), "--json"])).unwrap();
     assert_eq!(show["complete"], false);
-    assert!(show["computed"].as_u64().unwrap() > 0);
+    let computed = show["computed"].as_u64().unwrap();
+    assert!(computed > 0);
+
+    // The next run says in its log that it goes on from the checkpoint (a cluster log is how a
+    // requeued task shows it resumed); it is stopped again once it has said so.
+    let mut child = command(&["batch", "run", &jobs, "--out", &s(&dir), "--log-every", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let said = lines
+        .by_ref()
+        .map(Result::unwrap)
+        .find(|l| l.contains("resuming"))
+        .unwrap_or_default();
+    signal(&child, "TERM");
+    lines.for_each(drop);
+    child.wait().unwrap();
+    assert_eq!(
+        said,
+        format!(
+            "batch: officers: resuming from its checkpoint ({} of {} values)",
+            computed + 1,
+            (1u64 << 22) + 1
+        )
+    );
+    assert_eq!(
+        states(&dir),
+        vec![("officers".into(), "checkpointed".into())]
+    );
 }
 
 #[test]

@@ -281,7 +281,17 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
         let path = dir.join(t);
         if path.exists() {
             match crate::grundy::read_table(&path) {
-                Ok(_) => resume = true,
+                Ok(table) => {
+                    // Said in the log, so that a requeued or resubmitted task shows it went on
+                    // from its checkpoint rather than from the start.
+                    display.say(&format!(
+                        "{}: resuming from its checkpoint ({} of {} values)",
+                        job.name,
+                        table.values.len(),
+                        table.target.saturating_add(1)
+                    ));
+                    resume = true;
+                }
                 Err(e) => {
                     display.say(&format!("{}: {e:#}; starting over", job.name));
                     std::fs::remove_file(&path)?;
