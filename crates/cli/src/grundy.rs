@@ -3,9 +3,8 @@
 
 mod census;
 mod plot;
-mod table;
 
-pub(crate) use table::{read as read_table, KIND as TABLE_KIND};
+pub(crate) use zermelo_batch::table::{self, KIND as TABLE_KIND};
 
 use crate::output::outln;
 use std::path::PathBuf;
