@@ -1,6 +1,7 @@
 //! zermelo's long runs: overnight batches of many solves from a job file, resumable after any
 //! crash and shardable over a cluster, and the drivers that keep a long solve's work on disk
-//! (Grundy tables with checkpoints, Hex proofs saved as they are found).
+//! (octal tables with checkpoints and period checks, [`octal`]; Hex proofs saved as they are
+//! found, [`proofs`]).
 //!
 //! A results folder holds, for a job named NAME:
 //!
@@ -48,6 +49,7 @@ macro_rules! bail {
 mod error;
 pub mod jobs;
 pub mod merge;
+pub mod octal;
 pub mod proofs;
 pub mod report;
 pub mod run;
