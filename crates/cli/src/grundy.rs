@@ -3,9 +3,8 @@
 
 mod census;
 mod plot;
-mod table;
 
-pub(crate) use table::{read as read_table, KIND as TABLE_KIND};
+pub(crate) use zermelo_batch::table::{self, KIND as TABLE_KIND};
 
 use crate::output::outln;
 use std::path::PathBuf;
@@ -16,10 +15,11 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use clap::{Args as ClapArgs, Subcommand};
 use serde_json::{json, Value};
-use zermelo_grundy::period::{self, PeriodWatch, Periodicity, ProofRule};
+use zermelo_batch::octal::{OctalRun, Outcome as OctalOutcome};
+use zermelo_grundy::period::{self, Periodicity, ProofRule};
 use zermelo_grundy::piece::{PieceGame, PieceTable};
 use zermelo_grundy::subtraction::SubtractionGame;
-use zermelo_grundy::{naive, GrundyError, OctalGame, SparseEngine};
+use zermelo_grundy::OctalGame;
 
 use crate::progress::Progress;
 
@@ -220,59 +220,6 @@ const OCTAL_BYTES_PER_VALUE: u128 = 7;
 /// The largest --max of an octal run: heap indices are kept as u32.
 const OCTAL_MAX: u64 = zermelo_grundy::MAX_HEAP as u64 - 1;
 
-/// An octal table being computed by one of the engines.
-enum Engine {
-    Sparse(Box<SparseEngine>),
-    Naive { game: OctalGame, values: Vec<u16> },
-}
-
-impl Engine {
-    fn values(&self) -> &[u16] {
-        match self {
-            Engine::Sparse(e) => e.values(),
-            Engine::Naive { values, .. } => values,
-        }
-    }
-
-    /// Computes up to G(target), using both threads where it pays.
-    fn advance(&mut self, target: usize) -> Result<(), GrundyError> {
-        match self {
-            Engine::Sparse(e) => e.extend_to_parallel(target),
-            Engine::Naive { game, values } => {
-                *values = naive::extend(game, std::mem::take(values), target, true)?;
-                Ok(())
-            }
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            Engine::Sparse(_) => "sparse",
-            Engine::Naive { .. } => "naive",
-        }
-    }
-
-    fn status(&self) -> String {
-        match self {
-            Engine::Sparse(e) => format!(
-                "n={} mask={:#x}{} rare={}",
-                e.values().len(),
-                e.mask(),
-                if e.twist() { "+twist" } else { "" },
-                e.rare_count()
-            ),
-            Engine::Naive { values, .. } => format!("n={}", values.len()),
-        }
-    }
-
-    fn into_values(self) -> Vec<u16> {
-        match self {
-            Engine::Sparse(e) => e.into_values(),
-            Engine::Naive { values, .. } => values,
-        }
-    }
-}
-
 /// Set by Ctrl-C or SIGTERM: the run writes a checkpoint and stops.
 fn interrupt_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
@@ -305,160 +252,64 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
 
 fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
     let max = table_max(&args.max)?;
-    let checkpoint_path = args.out.clone().or_else(|| args.resume.clone());
-    if let Some(path) = &checkpoint_path {
-        zermelo_store::ensure_writable(path)?;
-    }
-    let mut resumed_from = None;
-    let start_values = match &args.resume {
-        Some(path) => {
-            let stored = table::read(path)?;
-            if stored.game != game {
-                bail!(
-                    "{}: the table is for {}, not {game}; resume it with the same code",
-                    path.display(),
-                    stored.game
-                );
-            }
-            // Writing the run back to the same file would throw away the values beyond --max.
-            let writes_back = args.out.as_ref().is_none_or(|out| {
-                out.canonicalize()
-                    .ok()
-                    .is_some_and(|o| path.canonicalize().ok() == Some(o))
-            });
-            let held = stored.values.len().saturating_sub(1);
-            if stored.values.len() > max + 1 && writes_back {
-                bail!(
-                    "{}: the table holds G(0..={held}), more than --max {max} asks for; resume it \
-                     with --max {held} or more, write the shorter table elsewhere with --out, or \
-                     read it with zermelo grundy show",
-                    path.display()
-                );
-            }
-            resumed_from = Some(stored.values.len());
-            let mut values = stored.values;
-            values.truncate(max + 1);
-            values
-        }
-        None => Vec::new(),
-    };
-    let use_sparse = match args.engine {
+    let sparse = match args.engine {
         EngineChoice::Naive => false,
         EngineChoice::Sparse => true,
         EngineChoice::Auto => !game.has_three_heap_moves(),
     };
-    let mut engine = if use_sparse {
-        Engine::Sparse(Box::new(SparseEngine::resume(&game, start_values)?))
-    } else {
-        Engine::Naive {
-            game: game.clone(),
-            values: start_values,
-        }
+    let run = OctalRun {
+        game: game.clone(),
+        max,
+        sparse,
+        stop_when_proven: args.stop_when_proven,
+        out: args.out.clone(),
+        resume: args.resume.clone(),
+        checkpoint_every: Duration::from_secs(args.checkpoint_secs.max(1)),
     };
-    let rule = ProofRule::for_octal(&game);
     let interrupted = interrupt_flag();
-    let mut progress = Progress::new(
-        &format!("grundy {game}"),
-        max as u64 + 1,
-        "values",
-        args.json,
-    );
-    if resumed_from.is_some() {
-        progress.set_position(engine.values().len() as u64, "resumed");
-    }
-    let mut reported = engine.values().len();
-    let started = Instant::now();
-    let mut last_report = Instant::now();
-    let mut last_checkpoint = Instant::now();
-    let checkpoint_every = Duration::from_secs(args.checkpoint_secs.max(1));
-    let mut watch = PeriodWatch::new(rule);
-    let save =
-        |values: &[u16], complete: bool, period: Option<Periodicity>| -> anyhow::Result<()> {
-            if let Some(path) = &checkpoint_path {
-                table::write(
-                    path,
-                    &table::TableFile {
-                        game: game.clone(),
-                        target: max as u64,
-                        complete,
-                        period,
-                        values: values.to_vec(),
-                    },
-                )?;
+    // Started once the engine is ready, as a resumed table is read first.
+    let mut progress: Option<Progress> = None;
+    let outcome = run.run(&interrupted, |values, status| {
+        progress
+            .get_or_insert_with(|| {
+                Progress::new(
+                    &format!("grundy {game}"),
+                    max as u64 + 1,
+                    "values",
+                    args.json,
+                )
+            })
+            .set_position(values as u64, status);
+    });
+    let table = match outcome? {
+        OctalOutcome::Finished(table) => table,
+        OctalOutcome::Stopped { at, checkpoint } => {
+            if let Some(progress) = &mut progress {
+                progress.finish();
             }
-            Ok(())
-        };
-    // The proof, when --stop-when-proven ends the run: the table is cut where it completed.
-    let mut proof_len = None;
-    if args.stop_when_proven {
-        // Resumed values go through the watch as a straight run's would, so that a proof they
-        // already hold stops the run at the same n (a resumed finished table included).
-        let values = engine.values();
-        for len in 1..=values.len() {
-            if watch
-                .observe(&values[..len])
-                .is_some_and(|found| found.proven)
-            {
-                proof_len = Some(len);
-                break;
-            }
-        }
-    }
-    while engine.values().len() <= max && proof_len.is_none() {
-        let before = engine.values().len();
-        let chunk = if use_sparse { 1 << 14 } else { 64 };
-        engine.advance((before + chunk - 1).min(max))?;
-        let values = engine.values();
-        for len in before + 1..=values.len() {
-            if let Some(found) = watch.observe(&values[..len]) {
-                if args.stop_when_proven && found.proven {
-                    proof_len = Some(len);
-                    break;
-                }
-            }
-        }
-        if last_report.elapsed() >= Duration::from_millis(200) {
-            last_report = Instant::now();
-            progress.advance((values.len() - reported) as u64, &engine.status());
-            reported = values.len();
-        }
-        if interrupted.load(Ordering::SeqCst) {
-            progress.finish();
-            save(values, false, None)?;
-            match &checkpoint_path {
+            match &checkpoint {
                 Some(path) => bail!(
-                    "interrupted at n = {}; checkpoint written to {}, continue with --resume {}",
-                    values.len() - 1,
+                    "interrupted at n = {at}; checkpoint written to {}, continue with --resume {}",
                     path.display(),
                     path.display()
                 ),
-                None => bail!(
-                    "interrupted at n = {} (no --out file, nothing saved)",
-                    values.len() - 1
-                ),
+                None => bail!("interrupted at n = {at} (no --out file, nothing saved)"),
             }
         }
-        if last_checkpoint.elapsed() >= checkpoint_every {
-            save(values, false, None)?;
-            last_checkpoint = Instant::now();
-        }
-    }
-    match proof_len {
-        Some(len) => progress.finish_early(len as u64, "stopped: period proven"),
-        None => {
-            progress.advance((engine.values().len() - reported) as u64, &engine.status());
+    };
+    if let Some(progress) = &mut progress {
+        if table.stopped_on_proof {
+            progress.finish_early(table.values.len() as u64, "stopped: period proven");
+        } else {
             progress.finish();
         }
     }
-    let engine_name = engine.name();
-    let seconds = started.elapsed().as_secs_f64();
-    let mut values = engine.into_values();
-    let stopped_on_proof = proof_len.is_some();
-    if let Some(len) = proof_len {
-        values.truncate(len);
-    }
-    let found = period::find(&values, rule);
-    save(&values, true, found)?;
+    let rule = ProofRule::for_octal(&game);
+    let (engine_name, seconds, stopped_on_proof) =
+        (table.engine, table.seconds, table.stopped_on_proof);
+    let (found, resumed_from, checkpoint_path) =
+        (table.period, table.resumed_from, table.checkpoint);
+    let values = table.values;
     let computed = values.len() - 1;
     let max_value = values.iter().copied().max().unwrap_or(0);
     if args.json {
@@ -772,31 +623,6 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
-    /// A quiet `grundy octal` run for the tests: one thread, no early stop.
-    fn octal_args(
-        code: &str,
-        max: &str,
-        out: Option<PathBuf>,
-        resume: Option<PathBuf>,
-    ) -> OctalArgs {
-        OctalArgs {
-            code: code.into(),
-            max: max.into(),
-            stop_when_proven: false,
-            out,
-            resume,
-            checkpoint_secs: 300,
-            engine: EngineChoice::Auto,
-            threads: Some(1),
-            json: true,
-            values: false,
-        }
-    }
-
-    fn stored_values(path: &std::path::Path) -> Vec<u16> {
-        table::read(path).unwrap().values
-    }
-
     #[test]
     fn sizes_parse_as_numbers_or_powers() {
         assert_eq!(parse_size("4194304", "--max").unwrap(), 1 << 22);
@@ -804,71 +630,5 @@ mod tests {
         assert!(parse_size("-5", "--max").is_err());
         assert!(parse_size("2^99", "--max").is_err());
         assert!(parse_size("ten", "--max").is_err());
-    }
-
-    #[test]
-    fn checkpoint_then_resume_gives_the_straight_table() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("k.zgt");
-        let run = |max: &str, out: Option<PathBuf>, resume: Option<PathBuf>| {
-            octal(OctalArgs {
-                threads: Some(2),
-                ..octal_args("0.6", max, out, resume)
-            })
-            .unwrap();
-        };
-        run("700", Some(path.clone()), None);
-        run("3000", None, Some(path.clone()));
-        let resumed = stored_values(&path);
-        let straight = naive::values(&"0.6".parse().unwrap(), 3000).unwrap();
-        assert_eq!(resumed, straight);
-    }
-
-    #[test]
-    fn resuming_with_a_smaller_max_keeps_the_table() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.zgt");
-        let copy = dir.path().join("t2.zgt");
-        let run = |max: &str, out: Option<PathBuf>, resume: Option<PathBuf>| {
-            octal(octal_args("0.6", max, out, resume))
-        };
-        run("2000", Some(path.clone()), None).unwrap();
-        let before = std::fs::read(&path).unwrap();
-        let err = run("100", None, Some(path.clone()))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("G(0..=2000)"), "{err}");
-        let err = run("100", Some(path.clone()), Some(path.clone()))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("--max 2000"), "{err}");
-        assert_eq!(std::fs::read(&path).unwrap(), before);
-        // Written elsewhere, the shorter table is what was asked for.
-        run("100", Some(copy.clone()), Some(path.clone())).unwrap();
-        assert_eq!(stored_values(&copy), stored_values(&path)[..101]);
-        assert_eq!(std::fs::read(&path).unwrap(), before);
-    }
-
-    #[test]
-    fn resuming_a_proven_table_stops_where_the_straight_run_stopped() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("k.zgt");
-        let run = |max: &str, stop: bool, out: Option<PathBuf>, resume: Option<PathBuf>| {
-            octal(OctalArgs {
-                stop_when_proven: stop,
-                ..octal_args("0.77", max, out, resume)
-            })
-            .unwrap();
-        };
-        run("3000", true, Some(path.clone()), None);
-        let straight = stored_values(&path);
-        // Kayles' period is proven at G(167).
-        assert_eq!(straight.len(), 168);
-        run("3000", true, None, Some(path.clone()));
-        assert_eq!(stored_values(&path), straight);
-        // A table computed past the proof without stopping is cut back to it.
-        run("400", false, Some(path.clone()), None);
-        run("3000", true, None, Some(path.clone()));
-        assert_eq!(stored_values(&path), straight);
     }
 }

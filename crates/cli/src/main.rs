@@ -132,7 +132,7 @@ fn usage_error_line(text: &str) -> String {
 /// cannot stop it, and an orphan would go on writing the checkpoint that the next runner
 /// resumes from.
 fn die_with_batch_runner() {
-    let Some(parent) = std::env::var(batch::PARENT_ENV)
+    let Some(parent) = std::env::var(zermelo_batch::PARENT_ENV)
         .ok()
         .and_then(|p| p.parse::<i32>().ok())
     else {

@@ -8,11 +8,10 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 use crate::output::errln;
+use zermelo_batch::LOG_EVERY_ENV;
 
 /// How often a log line is printed when stderr is not a terminal.
 pub const DEFAULT_LOG_EVERY: Duration = Duration::from_secs(10);
-/// The environment variable that overrides [`DEFAULT_LOG_EVERY`], in seconds.
-pub const LOG_EVERY_ENV: &str = "ZERMELO_LOG_EVERY";
 
 /// Reports progress of a job of `total` units to stderr.
 ///

@@ -4,8 +4,7 @@ use crate::output::outln;
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
-
-use super::{folder_jobs, state, State};
+use zermelo_batch::status::{status, LABELS};
 
 /// List the jobs of a results folder: done, running, failed, checkpointed, corrupt, missing.
 #[derive(clap::Args)]
@@ -17,40 +16,18 @@ pub struct Args {
     json: bool,
 }
 
-const LABELS: [&str; 6] = [
-    "done",
-    "running",
-    "failed",
-    "checkpointed",
-    "corrupt",
-    "missing",
-];
-
 /// Runs `batch status`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let jobs = folder_jobs(&args.dir)?;
+    let jobs = status(&args.dir)?;
     let mut rows = Vec::new();
     let mut counts = [0usize; LABELS.len()];
     for job in &jobs {
-        let st = state(&args.dir, job)?;
-        let label = st.label();
-        if let Some(i) = LABELS.iter().position(|l| *l == label) {
+        if let Some(i) = LABELS.iter().position(|l| *l == job.state) {
             counts[i] += 1;
         }
-        let detail = match &st {
-            State::Done(r) => json!(format!(
-                "{:.2} s wall, {:.2} s CPU",
-                r["provenance"]["wall_seconds"].as_f64().unwrap_or(0.0),
-                r["provenance"]["cpu_seconds"].as_f64().unwrap_or(0.0)
-            )),
-            State::Failed(r) => r["reason"].clone(),
-            State::Corrupt(why) => json!(why),
-            State::Checkpointed => json!("a checkpoint will be resumed"),
-            State::Running | State::Missing => Value::Null,
-        };
         rows.push(
-            json!({"name": job.name, "kind": job.kind_name(), "state": label,
-                         "detail": detail}),
+            json!({"name": job.name, "kind": job.kind, "state": job.state,
+                         "detail": job.detail}),
         );
     }
     let summary = LABELS

@@ -23,8 +23,8 @@ use serde_json::{json, Value};
 use zermelo_grundy::census::{self, Entry, MAX_SHIFT};
 use zermelo_grundy::OctalGame;
 
-use super::table::{self, TableFile};
 use crate::progress::Progress;
+use zermelo_batch::table::{self, TableFile};
 
 /// The `kind` of the parameters file.
 const PARAMS_KIND: &str = "zermelo-grundy-census";

@@ -9,9 +9,10 @@ use rayon::prelude::*;
 use serde_json::{json, Value};
 use zermelo_hex::{Cell, Opening, Position, Rules, Solver, DEFAULT_LENGTH_SIZE, MAX_LENGTH_SIZE};
 
-use super::proofs::{keeping, Kept, ProofOptions};
+use super::proofs::{keeping, ProofOptions};
 use super::{rules_name, rules_prose, SearchOptions};
 use crate::progress::Progress;
+use zermelo_batch::proofs::Kept;
 
 /// Solve every first move of the empty board; print the table and write it as JSON and Markdown.
 #[derive(clap::Args)]

@@ -2,9 +2,8 @@
 
 use std::fmt;
 
-use anyhow::{bail, Context};
-
-use super::jobs::Job;
+use crate::jobs::Job;
+use crate::{Error, Result};
 
 /// Shard `index` of `count` (0-based), written `I/N`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,28 +19,32 @@ impl Shard {
     pub const ALL: Shard = Shard { index: 0, count: 1 };
 
     /// Parses `I/N` with 0 <= I < N.
-    pub fn parse(text: &str) -> anyhow::Result<Shard> {
-        let bad = || format!("--shard {text:?}: expected I/N with 0 <= I < N, such as 0/4");
-        let (i, n) = text.split_once('/').with_context(bad)?;
-        let index: usize = i.trim().parse().ok().with_context(bad)?;
-        let count: usize = n.trim().parse().ok().with_context(bad)?;
+    pub fn parse(text: &str) -> Result<Shard> {
+        let bad = || {
+            Error::Invalid(format!(
+                "--shard {text:?}: expected I/N with 0 <= I < N, such as 0/4"
+            ))
+        };
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().ok().ok_or_else(bad)?;
+        let count: usize = n.trim().parse().ok().ok_or_else(bad)?;
         if count == 0 || index >= count {
-            bail!(bad());
+            return Err(bad());
         }
         Ok(Shard { index, count })
     }
 
     /// The shard of a Slurm job-array task: `SLURM_ARRAY_TASK_ID` less `SLURM_ARRAY_TASK_MIN`
     /// (arrays may start at 1) out of `SLURM_ARRAY_TASK_COUNT`. `None` outside an array.
-    pub fn from_slurm(var: impl Fn(&str) -> Option<String>) -> anyhow::Result<Option<Shard>> {
+    pub fn from_slurm(var: impl Fn(&str) -> Option<String>) -> Result<Option<Shard>> {
         let (Some(id), Some(count)) = (var("SLURM_ARRAY_TASK_ID"), var("SLURM_ARRAY_TASK_COUNT"))
         else {
             return Ok(None);
         };
-        let num = |name: &str, v: &str| -> anyhow::Result<usize> {
+        let num = |name: &str, v: &str| -> Result<usize> {
             v.trim()
                 .parse()
-                .with_context(|| format!("{name}={v:?} is not a number"))
+                .map_err(|e| Error::Invalid(format!("{name}={v:?} is not a number: {e}")))
         };
         let id = num("SLURM_ARRAY_TASK_ID", &id)?;
         let count = num("SLURM_ARRAY_TASK_COUNT", &count)?;
@@ -52,6 +55,7 @@ impl Shard {
         match id.checked_sub(min) {
             Some(index) if index < count => Ok(Some(Shard { index, count })),
             _ => bail!(
+                Invalid,
                 "SLURM_ARRAY_TASK_ID={id} is outside the array of {count} tasks from {min}; use \
                  a contiguous array such as --array=0-{}",
                 count.saturating_sub(1)
@@ -137,7 +141,7 @@ mod tests {
                 1000 * (i + 1)
             ));
         }
-        let jobs = super::super::jobs::parse(&text).unwrap();
+        let jobs = crate::jobs::parse(&text).unwrap();
         let mut seen = Vec::new();
         let mut loads = Vec::new();
         for index in 0..3 {

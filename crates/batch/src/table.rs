@@ -23,10 +23,11 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context};
 use serde_json::{json, Value};
 use zermelo_grundy::period::Periodicity;
 use zermelo_grundy::OctalGame;
+
+use crate::{Error, Result};
 
 /// The `kind` of every Grundy table.
 pub const KIND: &str = "zermelo-grundy-table";
@@ -47,7 +48,7 @@ pub struct TableFile {
 }
 
 /// Writes a table atomically.
-pub fn write(path: &Path, table: &TableFile) -> anyhow::Result<()> {
+pub fn write(path: &Path, table: &TableFile) -> Result<()> {
     let len = table.values.len();
     let header = json!({
         "kind": KIND,
@@ -73,34 +74,40 @@ pub fn write(path: &Path, table: &TableFile) -> anyhow::Result<()> {
 }
 
 /// Reads a table back, checking the container (checksum, lengths) and the header.
-pub fn read(path: &Path) -> anyhow::Result<TableFile> {
+pub fn read(path: &Path) -> Result<TableFile> {
     let stored = zermelo_store::table::read(path)?;
     let h = &stored.header;
-    let field = |name: &str| -> anyhow::Result<&Value> {
-        h.get(name)
-            .with_context(|| format!("{}: not a Grundy table (no {name:?})", path.display()))
+    let field = |name: &str| -> Result<&Value> {
+        h.get(name).ok_or_else(|| {
+            Error::File(format!(
+                "{}: not a Grundy table (no {name:?})",
+                path.display()
+            ))
+        })
     };
     match field("kind")?.as_str() {
         Some(KIND) => {}
         Some("hex-retrograde") => bail!(
+            File,
             "{} is a Hex table; read it with zermelo hex lookup --table {} --moves \"...\"",
             path.display(),
             path.display()
         ),
-        _ => bail!("{}: not a Grundy table", path.display()),
+        _ => bail!(File, "{}: not a Grundy table", path.display()),
     }
     if field("encoding")?.as_str() != Some("u16le") {
-        bail!("{}: unknown value encoding", path.display());
+        bail!(File, "{}: unknown value encoding", path.display());
     }
     let code = field("game")?
         .as_str()
-        .with_context(|| format!("{}: bad game field", path.display()))?;
+        .ok_or_else(|| Error::File(format!("{}: bad game field", path.display())))?;
     let game: OctalGame = code.parse()?;
     let length = field("length")?
         .as_u64()
-        .with_context(|| format!("{}: bad length field", path.display()))?;
+        .ok_or_else(|| Error::File(format!("{}: bad length field", path.display())))?;
     if length.checked_mul(2) != Some(stored.payload.len() as u64) {
         bail!(
+            File,
             "{}: the header announces {length} values but the payload holds {} bytes",
             path.display(),
             stored.payload.len()

@@ -19,9 +19,10 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use serde::Deserialize;
 use serde_json::{json, Value};
+
+use crate::{Error, Result};
 
 /// Seconds between Grundy checkpoints (and saves of a Hex job's proofs) when the job file does
 /// not say.
@@ -126,14 +127,16 @@ pub struct Job {
 }
 
 /// Reads and checks a job file.
-pub fn load(path: &Path) -> anyhow::Result<Vec<Job>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the job file {}", path.display()))?;
-    parse(&text).with_context(|| format!("{}", path.display()))
+pub fn load(path: &Path) -> Result<Vec<Job>> {
+    let text = std::fs::read_to_string(path).map_err(Error::io(format!(
+        "cannot read the job file {}",
+        path.display()
+    )))?;
+    parse(&text).map_err(|e| e.context(path.display()))
 }
 
 /// Parses and checks the text of a job file.
-pub fn parse(text: &str) -> anyhow::Result<Vec<Job>> {
+pub fn parse(text: &str) -> Result<Vec<Job>> {
     let spec: FileSpec = toml::from_str(text).map_err(|e| {
         // toml's messages span several lines (a snippet of the file); keep the gist on one.
         let msg = e.message().lines().collect::<Vec<_>>().join("; ");
@@ -150,27 +153,31 @@ pub fn parse(text: &str) -> anyhow::Result<Vec<Job>> {
             Some(at) => {
                 let line = text[..at].split('\n').count();
                 let content = text.split('\n').nth(line - 1).unwrap_or_default().trim();
-                anyhow::anyhow!("line {line} ({content:?}): {msg}")
+                Error::Invalid(format!("line {line} ({content:?}): {msg}"))
             }
-            None => anyhow::anyhow!("{msg}"),
+            None => Error::Invalid(msg),
         }
     })?;
     if spec.job.is_empty() {
-        bail!("no jobs: add [[job]] tables");
+        bail!(Invalid, "no jobs: add [[job]] tables");
     }
     let mut seen = HashSet::new();
     let mut jobs = Vec::new();
     for raw in spec.job {
         let job = check(raw, &spec.defaults)?;
         if !seen.insert(job.name.clone()) {
-            bail!("two jobs are named {:?}; names must be unique", job.name);
+            bail!(
+                Invalid,
+                "two jobs are named {:?}; names must be unique",
+                job.name
+            );
         }
         jobs.push(job);
     }
     Ok(jobs)
 }
 
-fn check(raw: RawJob, defaults: &Defaults) -> anyhow::Result<Job> {
+fn check(raw: RawJob, defaults: &Defaults) -> Result<Job> {
     let name = raw.name.clone();
     let valid = !name.is_empty()
         && !name.starts_with('.')
@@ -179,11 +186,15 @@ fn check(raw: RawJob, defaults: &Defaults) -> anyhow::Result<Job> {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
     if !valid {
         bail!(
+            Invalid,
             "job name {name:?}: use letters, digits, '-', '_' and '.' (not first), as it names files"
         );
     }
     if name == "batch" {
-        bail!("job name \"batch\" is reserved (batch.json holds the merged results)");
+        bail!(
+            Invalid,
+            "job name \"batch\" is reserved (batch.json holds the merged results)"
+        );
     }
     let who = format!("job {name:?}");
     // Every field a kind does not use is refused, so that a misplaced one is not silently ignored.
@@ -206,22 +217,27 @@ fn check(raw: RawJob, defaults: &Defaults) -> anyhow::Result<Job> {
         "grundy-octal" => &["game", "max", "stop_when_proven", "checkpoint_secs"],
         "grundy-census" => &["digits", "max"],
         other => bail!(
+            Invalid,
             "{who}: unknown kind {other:?} (known: hex-openings, hex-solve, hex-parity, \
              grundy-octal, grundy-census)"
         ),
     };
     if let Some((field, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
         bail!(
+            Invalid,
             "{who}: field {field:?} does not apply to kind {:?}",
             raw.kind
         );
     }
-    let need = |field: &str| anyhow::anyhow!("{who}: kind {:?} needs {field:?}", raw.kind);
-    let max = || -> anyhow::Result<String> {
+    let need = |field: &str| Error::Invalid(format!("{who}: kind {:?} needs {field:?}", raw.kind));
+    let max = || -> Result<String> {
         Ok(match raw.max.clone().ok_or_else(|| need("max"))? {
             toml::Value::Integer(n) => n.to_string(),
             toml::Value::String(s) => s,
-            _ => bail!("{who}: max must be a number or a string such as \"2^20\""),
+            _ => bail!(
+                Invalid,
+                "{who}: max must be a number or a string such as \"2^20\""
+            ),
         })
     };
     let kind = match raw.kind.as_str() {
@@ -249,7 +265,7 @@ fn check(raw: RawJob, defaults: &Defaults) -> anyhow::Result<Job> {
     };
     let time_limit = raw.time_limit.or(defaults.time_limit);
     if time_limit == Some(0) {
-        bail!("{who}: time_limit must be at least 1 second");
+        bail!(Invalid, "{who}: time_limit must be at least 1 second");
     }
     Ok(Job {
         name,
@@ -556,7 +572,7 @@ mod tests {
 
     #[test]
     fn the_default_batch_parses() {
-        let jobs = parse(include_str!("../../../../jobs/overnight.toml")).unwrap();
+        let jobs = parse(include_str!("../../../jobs/overnight.toml")).unwrap();
         assert!(jobs
             .iter()
             .any(|j| j.kind == Kind::HexParity { max_size: 5 }));
@@ -565,7 +581,7 @@ mod tests {
 
     #[test]
     fn jobs_written_out_read_back_the_same() {
-        let jobs = parse(include_str!("../../../../jobs/overnight.toml")).unwrap();
+        let jobs = parse(include_str!("../../../jobs/overnight.toml")).unwrap();
         let more = parse(
             "[[job]]\nname = \"s\"\nkind = \"hex-solve\"\nsize = 4\nmoves = \"a1 b2\"\n\
              misere = true\ntt_mb = 32\ntime_limit = 60\nthreads = 3\n",
@@ -587,7 +603,7 @@ mod tests {
 
     #[test]
     fn the_census_and_record_jobs_parse() {
-        let jobs = parse(include_str!("../../../../jobs/octal-census.toml")).unwrap();
+        let jobs = parse(include_str!("../../../jobs/octal-census.toml")).unwrap();
         assert_eq!(
             jobs[0].kind,
             Kind::GrundyCensus {
@@ -598,7 +614,7 @@ mod tests {
         let args = jobs[0].command_line(Path::new("out"), false);
         assert_eq!(args[..3], ["grundy", "census", "--json"]);
         assert!(args.ends_with(&["--out".into(), "out/census-3.census".into()]));
-        let record = parse(include_str!("../../../../jobs/octal-record.toml")).unwrap();
+        let record = parse(include_str!("../../../jobs/octal-record.toml")).unwrap();
         assert_eq!(record[0].identity()["game"], "0.1777");
     }
 
