@@ -52,8 +52,6 @@ pub(crate) struct EdgeConnection {
 
 /// Where a point's connections are kept, reused from one build to the next on a thread.
 struct Lists {
-    /// Points in this build; the pair {x, y} is entry min * points + max.
-    points: usize,
     fulls: Vec<Bitboard>,
     full_len: Vec<u8>,
     /// Semi connections: carrier (key included) and key.
@@ -71,7 +69,6 @@ struct Lists {
 thread_local! {
     static LISTS: RefCell<Lists> = const {
         RefCell::new(Lists {
-            points: 0,
             fulls: Vec::new(),
             full_len: Vec::new(),
             semis: Vec::new(),
@@ -96,8 +93,7 @@ struct Points {
 
 impl Lists {
     fn reset(&mut self, points: usize) {
-        self.points = points;
-        let pairs = points * points;
+        let pairs = points * (points - 1) / 2;
         if self.full_len.len() < pairs {
             self.fulls.resize(pairs * MAX_FULLS, Bitboard::EMPTY);
             self.semis.resize(pairs * MAX_SEMIS, (Bitboard::EMPTY, 0));
@@ -112,9 +108,13 @@ impl Lists {
         self.done = false;
     }
 
+    /// The index of the unordered pair {x, y} (x ≠ y): the pairs of the larger point with
+    /// each smaller one follow those of the points before it, so the lists of a build are
+    /// packed together (half the memory of a square array, and fewer cache misses).
     #[inline(always)]
     fn pair(&self, x: usize, y: usize) -> usize {
-        x.min(y) * self.points + x.max(y)
+        let (lo, hi) = (x.min(y), x.max(y));
+        hi * (hi - 1) / 2 + lo
     }
 
     #[inline(always)]
