@@ -214,8 +214,10 @@ fn table_max(text: &str) -> anyhow::Result<usize> {
 }
 
 /// Bytes per value of an octal run: the values (2), the period search (4 for its prefix
-/// function), with some slack.
-const OCTAL_BYTES_PER_VALUE: u128 = 7;
+/// function over half the table: 2), with some slack. The sparse engine's other state is
+/// proportional to the rare heaps; reading a table back to resume it holds its bytes and its
+/// values at once (4).
+const OCTAL_BYTES_PER_VALUE: u128 = 5;
 
 /// The largest --max of an octal run: heap indices are kept as u32.
 const OCTAL_MAX: u64 = zermelo_grundy::MAX_HEAP as u64 - 1;
@@ -382,7 +384,7 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
                         target: max as u64,
                         complete,
                         period,
-                        values: values.to_vec(),
+                        values,
                     },
                 )?;
             }
@@ -458,6 +460,17 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         values.truncate(len);
     }
     let found = period::find(&values, rule);
+    if let Some(p) = found.filter(|p| p.proven) {
+        // A proof is kept only once the check written apart from the period search agrees.
+        if !zermelo_grundy::census::check_proof(&game, &values, p.preperiod, p.period) {
+            bail!(
+                "internal error: period {} from {} of {game} failed the independent Guy–Smith \
+                 check; nothing written",
+                p.period,
+                p.preperiod
+            );
+        }
+    }
     save(&values, true, found)?;
     let computed = values.len() - 1;
     let max_value = values.iter().copied().max().unwrap_or(0);
