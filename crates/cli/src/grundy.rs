@@ -3,6 +3,7 @@
 
 mod census;
 mod plot;
+mod stream;
 mod table;
 
 pub(crate) use table::{read as read_table, KIND as TABLE_KIND};
@@ -74,6 +75,19 @@ struct OctalArgs {
     /// Continue the run stored in FILE (checkpoints go back to FILE unless --out is given).
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
+    /// Keep the table in the folder DIR as pieces of --piece values, each written once as it
+    /// fills (checksummed, atomically), the last at each checkpoint: for tables too large to
+    /// rewrite at every checkpoint. Run the same command again to resume.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "resume"])]
+    stream: Option<PathBuf>,
+    /// Values per piece of a new --stream folder (default 2^24, 32 MiB a piece).
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "stream",
+        allow_hyphen_values = true
+    )]
+    piece: Option<String>,
     /// Seconds between checkpoints.
     #[arg(long, value_name = "SECS", default_value_t = 300)]
     checkpoint_secs: u64,
@@ -257,11 +271,12 @@ impl Engine {
     fn status(&self) -> String {
         match self {
             Engine::Sparse(e) => format!(
-                "n={} mask={:#x}{} rare={}",
+                "n={} mask={:#x}{} rare={} last rare={}",
                 e.values().len(),
                 e.mask(),
                 if e.twist() { "+twist" } else { "" },
-                e.rare_count()
+                e.rare_count(),
+                e.last_rare().map_or("-".to_string(), |r| r.to_string())
             ),
             Engine::Naive { values, .. } => format!("n={}", values.len()),
         }
@@ -273,6 +288,16 @@ impl Engine {
             Engine::Naive { values, .. } => values,
         }
     }
+}
+
+/// What an octal run writes to its table file or stream.
+enum Saving {
+    /// The pieces of a stream that the values fill (nothing for a table file).
+    FullPieces,
+    /// Everything so far, as an unfinished run.
+    Checkpoint,
+    /// The finished table, with its period.
+    Done(Option<Periodicity>),
 }
 
 /// Set by Ctrl-C or SIGTERM: the run writes a checkpoint and stops.
@@ -312,8 +337,31 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         zermelo_store::ensure_writable(path)?;
     }
     let mut resumed_from = None;
-    let start_values = match &args.resume {
-        Some(path) => {
+    let mut stream = None;
+    let start_values = match (&args.resume, &args.stream) {
+        (_, Some(dir)) => {
+            let piece = match &args.piece {
+                Some(text) => Some(usize::try_from(parse_size(text, "--piece")?)?),
+                None => None,
+            };
+            let (opened, values) = stream::Stream::open(dir, &game, piece)?;
+            zermelo_store::ensure_writable(&dir.join("piece.zgt"))?;
+            if values.len() > max + 1 {
+                bail!(
+                    "{}: the stream holds G(0..={}), more than --max {max} asks for; resume it \
+                     with --max {} or more",
+                    dir.display(),
+                    values.len() - 1,
+                    values.len() - 1
+                );
+            }
+            if !values.is_empty() {
+                resumed_from = Some(values.len());
+            }
+            stream = Some(opened);
+            values
+        }
+        (Some(path), None) => {
             let stored = table::read(path)?;
             if stored.game != game {
                 bail!(
@@ -342,7 +390,7 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
             values.truncate(max + 1);
             values
         }
-        None => Vec::new(),
+        (None, None) => Vec::new(),
     };
     let use_sparse = match args.engine {
         EngineChoice::Naive => false,
@@ -374,22 +422,34 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
     let mut last_checkpoint = Instant::now();
     let checkpoint_every = Duration::from_secs(args.checkpoint_secs.max(1));
     let mut watch = PeriodWatch::new(rule);
-    let save =
-        |values: &[u16], complete: bool, period: Option<Periodicity>| -> anyhow::Result<()> {
-            if let Some(path) = &checkpoint_path {
-                table::write(
-                    path,
-                    &table::TableFile {
-                        game: game.clone(),
-                        target: max as u64,
-                        complete,
-                        period,
-                        values,
-                    },
-                )?;
+    let mut save = |values: &[u16], saving: Saving| -> anyhow::Result<()> {
+        let (complete, period) = match saving {
+            Saving::FullPieces => {
+                if let Some(stream) = &mut stream {
+                    stream.write_full_pieces(values)?;
+                }
+                return Ok(());
             }
-            Ok(())
+            Saving::Checkpoint => (false, None),
+            Saving::Done(period) => (true, period),
         };
+        if let Some(stream) = &mut stream {
+            stream.checkpoint(values, max as u64, complete, period)?;
+        }
+        if let Some(path) = &checkpoint_path {
+            table::write(
+                path,
+                &table::TableFile {
+                    game: game.clone(),
+                    target: max as u64,
+                    complete,
+                    period,
+                    values,
+                },
+            )?;
+        }
+        Ok(())
+    };
     // The proof, when --stop-when-proven ends the run: the table is cut where it completed.
     let mut proof_len = None;
     if args.stop_when_proven {
@@ -426,7 +486,15 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         }
         if interrupted.load(Ordering::SeqCst) {
             progress.finish();
-            save(values, false, None)?;
+            save(values, Saving::Checkpoint)?;
+            if let Some(dir) = &args.stream {
+                bail!(
+                    "interrupted at n = {}; checkpoint written to {}, continue with the same \
+                     command",
+                    values.len() - 1,
+                    dir.display()
+                );
+            }
             match &checkpoint_path {
                 Some(path) => bail!(
                     "interrupted at n = {}; checkpoint written to {}, continue with --resume {}",
@@ -441,8 +509,10 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
             }
         }
         if last_checkpoint.elapsed() >= checkpoint_every {
-            save(values, false, None)?;
+            save(values, Saving::Checkpoint)?;
             last_checkpoint = Instant::now();
+        } else {
+            save(values, Saving::FullPieces)?;
         }
     }
     match proof_len {
@@ -471,7 +541,7 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
             );
         }
     }
-    save(&values, true, found)?;
+    save(&values, Saving::Done(found))?;
     let computed = values.len() - 1;
     let max_value = values.iter().copied().max().unwrap_or(0);
     if args.json {
@@ -491,7 +561,7 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         if let Some(from) = resumed_from {
             out["resumed_from"] = json!(from);
         }
-        if let Some(path) = &checkpoint_path {
+        if let Some(path) = args.stream.as_ref().or(checkpoint_path.as_ref()) {
             out["out"] = json!(path.display().to_string());
         }
         if args.values {
@@ -507,6 +577,9 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         }
         if let Some(path) = &checkpoint_path {
             outln!("table written to {}", path.display())?;
+        }
+        if let Some(dir) = &args.stream {
+            outln!("table streamed to {}", dir.display())?;
         }
     }
     Ok(())
@@ -798,6 +871,8 @@ mod tests {
             stop_when_proven: false,
             out,
             resume,
+            stream: None,
+            piece: None,
             checkpoint_secs: 300,
             engine: EngineChoice::Auto,
             threads: Some(1),

@@ -1,0 +1,247 @@
+//! `grundy octal --stream DIR`: a table kept as a folder of pieces, for runs too long to rewrite
+//! the whole table at every checkpoint (2^32 heaps are 8 GiB of values).
+//!
+//! In DIR:
+//! - `stream.json`: the game, the values per piece, and the state of the run when it was last
+//!   written (`length`, `target`, `complete`, the period); a checksummed JSON document, written
+//!   atomically at every checkpoint and at the end;
+//! - `piece-KKKKKK.zgt`: the values G(K·piece .. K·piece + length), in the table container
+//!   (`kind` = `zermelo-grundy-piece`, with `game`, `first`, `length`, `piece`,
+//!   `encoding` = `u16le`), each written atomically with its CRC-32: a full piece once, as soon
+//!   as it fills, the last, partial piece again at every checkpoint.
+//!
+//! A run that is killed loses only the values after the last piece or checkpoint written; the
+//! same command resumes from the pieces, each checked (checksum, game, place in the table).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde_json::{json, Value};
+use zermelo_grundy::period::Periodicity;
+use zermelo_grundy::OctalGame;
+
+/// The `kind` of `stream.json`.
+pub const KIND: &str = "zermelo-grundy-stream";
+
+/// The `kind` of a piece.
+const PIECE_KIND: &str = "zermelo-grundy-piece";
+
+/// The name of the folder's manifest.
+const MANIFEST: &str = "stream.json";
+
+/// A table being streamed to a folder.
+pub struct Stream {
+    dir: PathBuf,
+    game: OctalGame,
+    /// Values per piece.
+    piece: usize,
+    /// Pieces on disk in full.
+    full: usize,
+}
+
+impl Stream {
+    /// Opens `dir` for `game`: creates it with pieces of `piece` values (default 2^24), or reads
+    /// back the values its pieces hold (`piece`, if given, must be the folder's). Returns the
+    /// stream and the values.
+    pub fn open(
+        dir: &Path,
+        game: &OctalGame,
+        piece: Option<usize>,
+    ) -> anyhow::Result<(Stream, Vec<u16>)> {
+        let manifest = dir.join(MANIFEST);
+        if !manifest.exists() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+            let piece = piece.unwrap_or(1 << 24);
+            if piece == 0 {
+                bail!("--piece must be at least 1");
+            }
+            let stream = Stream {
+                dir: dir.to_path_buf(),
+                game: game.clone(),
+                piece,
+                full: 0,
+            };
+            stream.write_manifest(&[], 0, false, None)?;
+            return Ok((stream, Vec::new()));
+        }
+        let m = zermelo_store::json::read(&manifest)?;
+        if m["kind"].as_str() != Some(KIND) {
+            bail!("{}: not a zermelo stream manifest", manifest.display());
+        }
+        let stored_game = m["game"].as_str().unwrap_or("");
+        if stored_game != game.to_string() {
+            bail!(
+                "{}: the stream is of {stored_game}, not {game}; resume it with the same code",
+                dir.display()
+            );
+        }
+        let stored_piece = m["piece"]
+            .as_u64()
+            .filter(|&p| p > 0)
+            .with_context(|| format!("{}: bad piece field", manifest.display()))?
+            as usize;
+        if piece.is_some_and(|p| p != stored_piece) {
+            bail!(
+                "{}: the stream has pieces of {stored_piece} values; resume it without --piece \
+                 or with --piece {stored_piece}",
+                dir.display()
+            );
+        }
+        let mut stream = Stream {
+            dir: dir.to_path_buf(),
+            game: game.clone(),
+            piece: stored_piece,
+            full: 0,
+        };
+        let values = stream.read_pieces()?;
+        let recorded = m["length"].as_u64().unwrap_or(0);
+        if (values.len() as u64) < recorded {
+            bail!(
+                "{}: the pieces hold {} values, fewer than the {recorded} its manifest records \
+                 (a piece is missing)",
+                dir.display(),
+                values.len()
+            );
+        }
+        Ok((stream, values))
+    }
+
+    fn piece_path(&self, k: usize) -> PathBuf {
+        self.dir.join(format!("piece-{k:06}.zgt"))
+    }
+
+    /// Reads the pieces in order, checking each; sets `full`.
+    fn read_pieces(&mut self) -> anyhow::Result<Vec<u16>> {
+        let mut values: Vec<u16> = Vec::new();
+        let mut k = 0;
+        loop {
+            let path = self.piece_path(k);
+            if !path.exists() {
+                break;
+            }
+            if values.len() != k * self.piece {
+                bail!(
+                    "{}: follows a piece that is not full; the stream is damaged",
+                    path.display()
+                );
+            }
+            let stored = zermelo_store::table::read(&path)?;
+            let h = &stored.header;
+            let first = h["first"].as_u64();
+            let length = h["length"].as_u64().unwrap_or(u64::MAX);
+            if h["kind"].as_str() != Some(PIECE_KIND)
+                || h["game"].as_str() != Some(&self.game.to_string())
+                || h["encoding"].as_str() != Some("u16le")
+                || first != Some((k * self.piece) as u64)
+                || length == 0
+                || length > self.piece as u64
+                || length.checked_mul(2) != Some(stored.payload.len() as u64)
+            {
+                bail!(
+                    "{}: not piece {k} of this stream ({} values from heap {})",
+                    path.display(),
+                    self.piece,
+                    k * self.piece
+                );
+            }
+            values.extend(
+                stored
+                    .payload
+                    .chunks_exact(2)
+                    .map(|b| u16::from_le_bytes([b[0], b[1]])),
+            );
+            k += 1;
+        }
+        self.full = values.len() / self.piece;
+        Ok(values)
+    }
+
+    /// Writes piece `k` of `values` (full or not).
+    fn write_piece(&self, values: &[u16], k: usize) -> anyhow::Result<()> {
+        let first = k * self.piece;
+        let part = &values[first..values.len().min(first + self.piece)];
+        let header = json!({
+            "kind": PIECE_KIND,
+            "game": self.game.to_string(),
+            "first": first,
+            "length": part.len(),
+            "piece": self.piece,
+            "encoding": "u16le",
+        });
+        zermelo_store::table::write_with(
+            &self.piece_path(k),
+            &header,
+            2 * part.len() as u64,
+            |out| {
+                let mut bytes = Vec::with_capacity(1 << 16);
+                for chunk in part.chunks(1 << 15) {
+                    bytes.clear();
+                    bytes.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
+                    out.write_all(&bytes)?;
+                }
+                Ok(())
+            },
+        )?;
+        Ok(())
+    }
+
+    /// Writes every piece that `values` fills and is not on disk yet.
+    pub fn write_full_pieces(&mut self, values: &[u16]) -> anyhow::Result<()> {
+        while (self.full + 1) * self.piece <= values.len() {
+            self.write_piece(values, self.full)?;
+            self.full += 1;
+        }
+        Ok(())
+    }
+
+    /// A checkpoint, or the end of the run: every piece of `values`, the last one partial,
+    /// pieces beyond them removed (a resumed run that stops on a proof is cut there), then the
+    /// manifest.
+    pub fn checkpoint(
+        &mut self,
+        values: &[u16],
+        target: u64,
+        complete: bool,
+        period: Option<Periodicity>,
+    ) -> anyhow::Result<()> {
+        let pieces = values.len().div_ceil(self.piece);
+        self.full = self.full.min(values.len() / self.piece);
+        self.write_full_pieces(values)?;
+        if values.len() % self.piece != 0 {
+            self.write_piece(values, pieces - 1)?;
+        }
+        let mut k = pieces;
+        while self.piece_path(k).exists() {
+            let path = self.piece_path(k);
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+            k += 1;
+        }
+        self.write_manifest(values, target, complete, period)
+    }
+
+    fn write_manifest(
+        &self,
+        values: &[u16],
+        target: u64,
+        complete: bool,
+        period: Option<Periodicity>,
+    ) -> anyhow::Result<()> {
+        let manifest: Value = json!({
+            "kind": KIND,
+            "game": self.game.to_string(),
+            "piece": self.piece,
+            "length": values.len(),
+            "target": target,
+            "complete": complete,
+            "max_value": values.iter().copied().max().unwrap_or(0),
+            "preperiod": period.map(|p| p.preperiod),
+            "period": period.map(|p| p.period),
+            "proven": period.is_some_and(|p| p.proven),
+            "last_needed": period.map(|p| p.last_needed),
+        });
+        zermelo_store::json::write(&self.dir.join(MANIFEST), &manifest)?;
+        Ok(())
+    }
+}
