@@ -556,3 +556,43 @@ fn a_streamed_run_that_stops_on_a_proof_is_cut_there() {
     assert_eq!(stream_values(&stream), values(&proven));
     assert!(!stream.join("piece-000003.zgt").exists());
 }
+
+#[test]
+fn sigterm_checkpoints_a_stream_that_resumes_to_the_straight_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let stream = dir.path().join("officers");
+    let s = stream.to_str().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args([
+            "grundy", "octal", "0.6", "--max", "2^24", "--stream", s, "--piece", "10000",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("checkpoint written"), "{err}");
+    let manifest = zermelo_store::json::read(&stream.join("stream.json")).unwrap();
+    assert_eq!(manifest["complete"], false);
+    let reached = stream_values(&stream).len() as u64;
+    assert_eq!(manifest["length"].as_u64(), Some(reached));
+    assert!(reached > 1);
+    let target = (reached + 5000).to_string();
+    let resumed = json(&[
+        "grundy", "octal", "0.6", "--max", &target, "--stream", s, "--json", "--values",
+    ]);
+    assert_eq!(resumed["resumed_from"].as_u64(), Some(reached));
+    let straight = json(&[
+        "grundy", "octal", "0.6", "--max", &target, "--json", "--values",
+    ]);
+    assert_eq!(values(&resumed), values(&straight));
+    assert_eq!(stream_values(&stream), values(&straight));
+}
