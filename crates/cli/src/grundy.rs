@@ -155,7 +155,7 @@ struct PieceArgs {
 
 #[derive(ClapArgs)]
 struct ShowArgs {
-    /// A table written by `zermelo grundy octal --out`.
+    /// A table written by `zermelo grundy octal --out`, or the folder of `--stream`.
     file: PathBuf,
     /// First heap to list.
     #[arg(long, default_value_t = 0)]
@@ -754,7 +754,11 @@ fn rows(table: &PieceTable) -> Vec<Vec<u16>> {
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<()> {
-    let stored = table::read(&args.file)?;
+    let stored = if args.file.is_dir() {
+        stream::read(&args.file)?
+    } else {
+        table::read(&args.file)?
+    };
     let computed = stored.values.len().saturating_sub(1) as u64;
     let proven = stored.period.filter(|p| p.proven);
     let to = args.to.unwrap_or(if args.csv || args.plot.is_some() {

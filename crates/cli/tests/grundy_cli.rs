@@ -555,6 +555,17 @@ fn a_streamed_run_that_stops_on_a_proof_is_cut_there() {
     );
     assert_eq!(stream_values(&stream), values(&proven));
     assert!(!stream.join("piece-000003.zgt").exists());
+    // `grundy show` reads the folder as a table, its period from the manifest.
+    let shown = json(&["grundy", "show", s, "--json", "--values", "--to", "175"]);
+    assert_eq!(
+        (shown["period"].as_u64(), shown["preperiod"].as_u64()),
+        (Some(34), Some(53))
+    );
+    assert_eq!(
+        (shown["proven"].as_bool(), shown["complete"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(values(&shown), values(&proven));
 }
 
 #[test]

@@ -20,6 +20,8 @@ use serde_json::{json, Value};
 use zermelo_grundy::period::Periodicity;
 use zermelo_grundy::OctalGame;
 
+use super::table::TableFile;
+
 /// The `kind` of `stream.json`.
 pub const KIND: &str = "zermelo-grundy-stream";
 
@@ -65,54 +67,59 @@ impl Stream {
             stream.write_manifest(&[], 0, false, None)?;
             return Ok((stream, Vec::new()));
         }
-        let m = zermelo_store::json::read(&manifest)?;
-        if m["kind"].as_str() != Some(KIND) {
-            bail!("{}: not a zermelo stream manifest", manifest.display());
-        }
-        let stored_game = m["game"].as_str().unwrap_or("");
-        if stored_game != game.to_string() {
+        let (mut stream, m) = Stream::read_manifest(dir)?;
+        if stream.game != *game {
             bail!(
-                "{}: the stream is of {stored_game}, not {game}; resume it with the same code",
-                dir.display()
+                "{}: the stream is of {}, not {game}; resume it with the same code",
+                dir.display(),
+                stream.game
             );
         }
-        let stored_piece = m["piece"]
+        if piece.is_some_and(|p| p != stream.piece) {
+            bail!(
+                "{}: the stream has pieces of {} values; resume it without --piece or with \
+                 --piece {}",
+                dir.display(),
+                stream.piece,
+                stream.piece
+            );
+        }
+        let values = stream.read_pieces(&m)?;
+        Ok((stream, values))
+    }
+
+    /// Reads the manifest of the folder `dir`: a stream with no piece counted yet, and the
+    /// manifest itself.
+    fn read_manifest(dir: &Path) -> anyhow::Result<(Stream, Value)> {
+        let path = dir.join(MANIFEST);
+        let m = zermelo_store::json::read(&path)?;
+        if m["kind"].as_str() != Some(KIND) {
+            bail!("{}: not a zermelo stream manifest", path.display());
+        }
+        let game: OctalGame = m["game"]
+            .as_str()
+            .with_context(|| format!("{}: bad game field", path.display()))?
+            .parse()?;
+        let piece = m["piece"]
             .as_u64()
             .filter(|&p| p > 0)
-            .with_context(|| format!("{}: bad piece field", manifest.display()))?
-            as usize;
-        if piece.is_some_and(|p| p != stored_piece) {
-            bail!(
-                "{}: the stream has pieces of {stored_piece} values; resume it without --piece \
-                 or with --piece {stored_piece}",
-                dir.display()
-            );
-        }
-        let mut stream = Stream {
+            .with_context(|| format!("{}: bad piece field", path.display()))?;
+        let stream = Stream {
             dir: dir.to_path_buf(),
-            game: game.clone(),
-            piece: stored_piece,
+            game,
+            piece: piece as usize,
             full: 0,
         };
-        let values = stream.read_pieces()?;
-        let recorded = m["length"].as_u64().unwrap_or(0);
-        if (values.len() as u64) < recorded {
-            bail!(
-                "{}: the pieces hold {} values, fewer than the {recorded} its manifest records \
-                 (a piece is missing)",
-                dir.display(),
-                values.len()
-            );
-        }
-        Ok((stream, values))
+        Ok((stream, m))
     }
 
     fn piece_path(&self, k: usize) -> PathBuf {
         self.dir.join(format!("piece-{k:06}.zgt"))
     }
 
-    /// Reads the pieces in order, checking each; sets `full`.
-    fn read_pieces(&mut self) -> anyhow::Result<Vec<u16>> {
+    /// Reads the pieces in order, checking each and that they hold at least the values the
+    /// manifest `m` records; sets `full`.
+    fn read_pieces(&mut self, m: &Value) -> anyhow::Result<Vec<u16>> {
         let mut values: Vec<u16> = Vec::new();
         let mut k = 0;
         loop {
@@ -154,6 +161,15 @@ impl Stream {
             k += 1;
         }
         self.full = values.len() / self.piece;
+        let recorded = m["length"].as_u64().unwrap_or(0);
+        if (values.len() as u64) < recorded {
+            bail!(
+                "{}: the pieces hold {} values, fewer than the {recorded} its manifest records \
+                 (a piece is missing)",
+                self.dir.display(),
+                values.len()
+            );
+        }
         Ok(values)
     }
 
@@ -244,4 +260,28 @@ impl Stream {
         zermelo_store::json::write(&self.dir.join(MANIFEST), &manifest)?;
         Ok(())
     }
+}
+
+/// Reads a stream folder back as a table (for `grundy show`): the values of every piece, with
+/// the target, completeness and period its manifest records.
+pub fn read(dir: &Path) -> anyhow::Result<TableFile> {
+    let (mut stream, m) = Stream::read_manifest(dir)?;
+    let values = stream.read_pieces(&m)?;
+    let get = |name: &str| m[name].as_u64().map(|v| v as usize);
+    let period = match (get("preperiod"), get("period"), get("last_needed")) {
+        (Some(preperiod), Some(period), Some(last_needed)) => Some(Periodicity {
+            preperiod,
+            period,
+            proven: m["proven"].as_bool().unwrap_or(false),
+            last_needed,
+        }),
+        _ => None,
+    };
+    Ok(TableFile {
+        game: stream.game,
+        target: m["target"].as_u64().unwrap_or(0),
+        complete: m["complete"].as_bool().unwrap_or(false),
+        period,
+        values,
+    })
 }
