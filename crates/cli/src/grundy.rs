@@ -6,7 +6,17 @@ mod plot;
 mod stream;
 mod table;
 
-pub(crate) use table::{read as read_table, KIND as TABLE_KIND};
+pub(crate) use table::KIND as TABLE_KIND;
+
+/// Reads a Grundy table back, checking every checksum: a table file, or the folder of
+/// `grundy octal --stream`.
+pub(crate) fn read_table(path: &std::path::Path) -> anyhow::Result<table::TableFile> {
+    if path.is_dir() {
+        stream::read(path)
+    } else {
+        table::read(path)
+    }
+}
 
 use crate::output::outln;
 use std::path::PathBuf;
@@ -754,11 +764,7 @@ fn rows(table: &PieceTable) -> Vec<Vec<u16>> {
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<()> {
-    let stored = if args.file.is_dir() {
-        stream::read(&args.file)?
-    } else {
-        table::read(&args.file)?
-    };
+    let stored = read_table(&args.file)?;
     let computed = stored.values.len().saturating_sub(1) as u64;
     let proven = stored.period.filter(|p| p.proven);
     let to = args.to.unwrap_or(if args.csv || args.plot.is_some() {

@@ -112,7 +112,11 @@ fn write_merged(
         if src.canonicalize()? != out {
             copy(&record_path(src, &job.name), &record_path(&out, &job.name))?;
             if let Some(t) = job.table_file() {
-                copy(&src.join(&t), &out.join(&t))?;
+                if job.streams() {
+                    copy_folder(&src.join(&t), &out.join(&t))?;
+                } else {
+                    copy(&src.join(&t), &out.join(&t))?;
+                }
             }
             // The copies are read back like any result before they count.
             if !matches!(state(&out, job)?, State::Done(_)) {
@@ -158,5 +162,21 @@ fn same_jobs(a: &[Job], b: &[Job]) -> bool {
 fn copy(from: &Path, to: &Path) -> anyhow::Result<()> {
     let bytes = std::fs::read(from).with_context(|| format!("cannot read {}", from.display()))?;
     zermelo_store::atomic_write(to, &bytes)?;
+    Ok(())
+}
+
+/// Copies the files of a stream folder (its pieces and manifest), each atomically.
+fn copy_folder(from: &Path, to: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(to).with_context(|| format!("cannot create {}", to.display()))?;
+    let entries =
+        std::fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
+        let name = entry.file_name();
+        // The store's temporary files start with a dot; only finished files are copied.
+        if entry.path().is_file() && !name.to_string_lossy().starts_with('.') {
+            copy(&entry.path(), &to.join(name))?;
+        }
+    }
     Ok(())
 }

@@ -135,7 +135,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 display.say(&format!("{}: {why}; redoing the job", job.name));
                 let _ = std::fs::remove_file(record_path(dir, &job.name));
                 if let Some(t) = job.table_file() {
-                    let _ = std::fs::remove_file(dir.join(t));
+                    let _ = if job.streams() {
+                        std::fs::remove_dir_all(dir.join(t))
+                    } else {
+                        std::fs::remove_file(dir.join(t))
+                    };
                 }
             }
             State::Running => bail!(
@@ -275,7 +279,9 @@ fn run_job(dir: &Path, job: &Job, shard: Shard, display: &Display) -> anyhow::Re
     };
     remove_stale_temporaries(dir, job);
     let mut resume = false;
-    if let Some(t) = job.table_file() {
+    // A stream folder is checked piece by piece by the command that resumes it, which refuses
+    // a damaged one with its reason rather than losing every piece.
+    if let Some(t) = job.table_file().filter(|_| !job.streams()) {
         let path = dir.join(t);
         if path.exists() {
             match crate::grundy::read_table(&path) {

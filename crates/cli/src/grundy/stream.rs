@@ -68,6 +68,7 @@ impl Stream {
             return Ok((stream, Vec::new()));
         }
         let (mut stream, m) = Stream::read_manifest(dir)?;
+        remove_stale_temporaries(dir);
         if stream.game != *game {
             bail!(
                 "{}: the stream is of {}, not {game}; resume it with the same code",
@@ -284,4 +285,24 @@ pub fn read(dir: &Path) -> anyhow::Result<TableFile> {
         period,
         values,
     })
+}
+
+/// Removes the temporary files that a write of a piece or of the manifest, killed halfway, left
+/// in the folder (the store names them `.NAME.PID.tmp`; a piece's is as large as the piece).
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let stale = [".stream.json.", ".piece-"].iter().any(|stem| {
+            name.strip_prefix(stem)
+                .and_then(|rest| rest.strip_suffix(".tmp"))
+                .and_then(|rest| rest.rsplit('.').next())
+                .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        });
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
