@@ -23,7 +23,7 @@ use zermelo_grundy::OctalGame;
 use super::table::TableFile;
 
 /// The `kind` of `stream.json`.
-pub const KIND: &str = "zermelo-grundy-stream";
+const KIND: &str = "zermelo-grundy-stream";
 
 /// The `kind` of a piece.
 const PIECE_KIND: &str = "zermelo-grundy-piece";
