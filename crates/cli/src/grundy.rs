@@ -545,7 +545,7 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         if !zermelo_grundy::census::check_proof(&game, &values, p.preperiod, p.period) {
             bail!(
                 "internal error: period {} from {} of {game} failed the independent Guy–Smith \
-                 check; nothing written",
+                 check; the table is not written as finished",
                 p.period,
                 p.preperiod
             );

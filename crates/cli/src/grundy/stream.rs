@@ -52,12 +52,12 @@ impl Stream {
     ) -> anyhow::Result<(Stream, Vec<u16>)> {
         let manifest = dir.join(MANIFEST);
         if !manifest.exists() {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create the folder {}", dir.display()))?;
             let piece = piece.unwrap_or(1 << 24);
             if piece == 0 {
                 bail!("--piece must be at least 1");
             }
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create the folder {}", dir.display()))?;
             let stream = Stream {
                 dir: dir.to_path_buf(),
                 game: game.clone(),
