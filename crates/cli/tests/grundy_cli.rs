@@ -532,6 +532,14 @@ fn streamed_pieces_read_back_as_the_engines_values() {
     json(&[
         "grundy", "octal", "0.6", "--max", "12000", "--stream", s, "--json",
     ]);
+    // A piece of no values is refused before the folder is made.
+    let none = dir.path().join("none");
+    let n = none.to_str().unwrap();
+    let err = fails(&[
+        "grundy", "octal", "0.6", "--max", "100", "--stream", n, "--piece", "0",
+    ]);
+    assert!(err.contains("--piece"), "{err}");
+    assert!(!none.exists());
 }
 
 #[test]
