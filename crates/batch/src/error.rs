@@ -13,6 +13,9 @@ pub enum Error {
     /// matching its record): what is wrong.
     #[error("{0}")]
     File(String),
+    /// A result that its second, independent check refused; it is not written as finished.
+    #[error("{0}")]
+    Unverified(String),
     /// The runner was stopped by a signal; the finished jobs and checkpoints are kept.
     #[error("interrupted{what}; {done} of {total} jobs done; run the same command again to go on")]
     Interrupted {

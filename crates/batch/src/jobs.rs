@@ -59,6 +59,7 @@ struct RawJob {
     game: Option<String>,
     max: Option<toml::Value>,
     stop_when_proven: Option<bool>,
+    stream: Option<bool>,
     digits: Option<usize>,
     threads: Option<usize>,
     tt_mb: Option<usize>,
@@ -98,6 +99,9 @@ pub enum Kind {
         max: String,
         /// Stop once the period is proven.
         stop_when_proven: bool,
+        /// Keep the table as the folder `NAME.stream` of pieces (`grundy octal --stream`)
+        /// rather than the file `NAME.zgt`.
+        stream: bool,
     },
     /// `zermelo grundy census`: every octal code of `digits` digits, resumed game by game from
     /// its folder `NAME.census`.
@@ -206,6 +210,7 @@ fn check(raw: RawJob, defaults: &Defaults) -> Result<Job> {
         ("game", raw.game.is_some()),
         ("max", raw.max.is_some()),
         ("stop_when_proven", raw.stop_when_proven.is_some()),
+        ("stream", raw.stream.is_some()),
         ("digits", raw.digits.is_some()),
         ("tt_mb", raw.tt_mb.is_some()),
         ("checkpoint_secs", raw.checkpoint_secs.is_some()),
@@ -214,7 +219,13 @@ fn check(raw: RawJob, defaults: &Defaults) -> Result<Job> {
         "hex-openings" => &["size", "misere", "tt_mb", "checkpoint_secs"],
         "hex-solve" => &["size", "moves", "misere", "tt_mb", "checkpoint_secs"],
         "hex-parity" => &["max_size", "tt_mb"],
-        "grundy-octal" => &["game", "max", "stop_when_proven", "checkpoint_secs"],
+        "grundy-octal" => &[
+            "game",
+            "max",
+            "stop_when_proven",
+            "stream",
+            "checkpoint_secs",
+        ],
         "grundy-census" => &["digits", "max"],
         other => bail!(
             Invalid,
@@ -261,6 +272,7 @@ fn check(raw: RawJob, defaults: &Defaults) -> Result<Job> {
             game: raw.game.clone().ok_or_else(|| need("game"))?,
             max: max()?,
             stop_when_proven: raw.stop_when_proven.unwrap_or(false),
+            stream: raw.stream.unwrap_or(false),
         },
     };
     let time_limit = raw.time_limit.or(defaults.time_limit);
@@ -311,7 +323,15 @@ impl Job {
                 game,
                 max,
                 stop_when_proven,
-            } => json!({"game": game, "max": max, "stop_when_proven": stop_when_proven}),
+                stream,
+            } => {
+                let mut v = json!({"game": game, "max": max, "stop_when_proven": stop_when_proven});
+                // Only when set, so that the records of earlier jobs keep their identity.
+                if *stream {
+                    v["stream"] = json!(true);
+                }
+                v
+            }
             Kind::GrundyCensus { digits, max } => json!({"digits": digits, "max": max}),
         };
         v["name"] = json!(self.name);
@@ -319,10 +339,20 @@ impl Job {
         v
     }
 
-    /// The Grundy table file of the job, if it writes one.
+    /// The Grundy table of the job, if it writes one: a file, or the folder of a stream.
     #[must_use]
     pub fn table_file(&self) -> Option<String> {
-        matches!(self.kind, Kind::GrundyOctal { .. }).then(|| format!("{}.zgt", self.name))
+        match self.kind {
+            Kind::GrundyOctal { stream: true, .. } => Some(format!("{}.stream", self.name)),
+            Kind::GrundyOctal { .. } => Some(format!("{}.zgt", self.name)),
+            _ => None,
+        }
+    }
+
+    /// Whether the job's table is a stream folder.
+    #[must_use]
+    pub fn streams(&self) -> bool {
+        matches!(self.kind, Kind::GrundyOctal { stream: true, .. })
     }
 
     /// The proofs file of a Hex job that keeps its proven positions (`--proofs`), so that a
@@ -421,6 +451,7 @@ impl Job {
                 game,
                 max,
                 stop_when_proven,
+                stream,
             } => {
                 let mut a: Vec<String> = vec!["grundy".into(), "octal".into(), game.clone()];
                 a.extend(["--max".into(), max.clone(), "--json".into()]);
@@ -428,7 +459,15 @@ impl Job {
                 if *stop_when_proven {
                     a.push("--stop-when-proven".into());
                 }
-                a.push(if resume { "--resume" } else { "--out" }.into());
+                // A stream folder is created or resumed by the same command.
+                a.push(
+                    match (stream, resume) {
+                        (true, _) => "--stream",
+                        (false, true) => "--resume",
+                        (false, false) => "--out",
+                    }
+                    .into(),
+                );
                 let mut args: Vec<Arg> = a.into_iter().map(Arg::Text).collect();
                 args.push(Arg::Path(dir.join(self.table_file().unwrap_or_default())));
                 return args;
@@ -519,10 +558,14 @@ pub fn to_toml(jobs: &[Job]) -> String {
                     game,
                     max,
                     stop_when_proven,
+                    stream,
                 } => {
                     put("game", game.clone().into());
                     put("max", max.clone().into());
                     put("stop_when_proven", (*stop_when_proven).into());
+                    if *stream {
+                        put("stream", true.into());
+                    }
                     put("checkpoint_secs", (job.checkpoint_secs as i64).into());
                 }
                 Kind::GrundyCensus { digits, max } => {
@@ -616,6 +659,32 @@ mod tests {
         assert!(args.ends_with(&["--out".into(), "out/census-3.census".into()]));
         let record = parse(include_str!("../../../jobs/octal-record.toml")).unwrap();
         assert_eq!(record[0].identity()["game"], "0.1777");
+        assert_eq!(record[0].identity().get("stream"), None);
+    }
+
+    #[test]
+    fn streamed_jobs_keep_their_table_as_a_folder() {
+        let jobs = parse(include_str!("../../../jobs/grundy-2-32.toml")).unwrap();
+        assert!(jobs.iter().all(Job::streams));
+        assert_eq!(jobs[0].table_file().as_deref(), Some("grundy-2-32.stream"));
+        assert_eq!(jobs[0].identity()["stream"], true);
+        // The same command starts and resumes a stream.
+        for resume in [false, true] {
+            let args = jobs[0].command_line(Path::new("out"), resume);
+            assert!(
+                args.ends_with(&["--stream".into(), "out/grundy-2-32.stream".into()]),
+                "{args:?}"
+            );
+        }
+        assert_eq!(
+            parse(&to_toml(&jobs)).unwrap(),
+            jobs,
+            "the stream field is written out"
+        );
+        let err =
+            parse("[[job]]\nname = \"h\"\nkind = \"hex-openings\"\nsize = 4\nstream = true\n")
+                .unwrap_err();
+        assert!(format!("{err:#}").contains("\"stream\""), "{err:#}");
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! - `NAME.json`: the job's record (checksummed JSON): `status` (`"done"` or `"failed"`), `job`
 //!   (what it computes), `result` (done) or `reason` (failed), and `provenance` (version, times,
 //!   threads, rates);
-//! - `NAME.zgt`: a Grundy job's table, a checkpoint until its record says done;
+//! - `NAME.zgt`: a Grundy job's table, a checkpoint until its record says done; or, for a job
+//!   with `stream = true`, the folder `NAME.stream` of its pieces ([`stream`]);
 //! - `NAME.proofs`: a Hex job's proven positions (`--proofs`), which a rerun starts from;
 //! - `.NAME.lock`: locked while a runner computes the job.
 //!
@@ -55,6 +56,7 @@ pub mod report;
 pub mod run;
 pub mod shard;
 pub mod status;
+pub mod stream;
 pub mod table;
 
 pub use error::Error;
@@ -208,7 +210,7 @@ fn lock_job(path: &Path) -> Result<Option<Flock<File>>> {
 /// Checks a finished Grundy table: its container checksum, and that it is complete and as long
 /// as its record says.
 fn verify_table(path: &Path, record: &Value) -> Result<()> {
-    let table = table::read(path)?;
+    let table = table::read_any(path)?;
     let computed = record["result"]["computed"].as_u64();
     if !table.complete || computed != Some(table.values.len() as u64 - 1) {
         bail!(File, "{}: does not match its record", path.display());

@@ -128,7 +128,11 @@ fn write_merged(args: &Args, jobs: &[Job], chosen: &[(&Job, PathBuf, Value)]) ->
         if canonical != out {
             copy(&record_path(src, &job.name), &record_path(&out, &job.name))?;
             if let Some(t) = job.table_file() {
-                copy(&src.join(&t), &out.join(&t))?;
+                if job.streams() {
+                    copy_folder(&src.join(&t), &out.join(&t))?;
+                } else {
+                    copy(&src.join(&t), &out.join(&t))?;
+                }
             }
             // The copies are read back like any result before they count.
             if !matches!(state(&out, job)?, State::Done(_)) {
@@ -176,5 +180,21 @@ fn copy(from: &Path, to: &Path) -> Result<()> {
     let bytes =
         std::fs::read(from).map_err(Error::io(format!("cannot read {}", from.display())))?;
     zermelo_store::atomic_write(to, &bytes)?;
+    Ok(())
+}
+
+/// Copies the files of a stream folder (its pieces and manifest), each atomically.
+fn copy_folder(from: &Path, to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to).map_err(Error::io(format!("cannot create {}", to.display())))?;
+    let entries =
+        std::fs::read_dir(from).map_err(Error::io(format!("cannot read {}", from.display())))?;
+    for entry in entries {
+        let entry = entry.map_err(Error::io(format!("cannot read {}", from.display())))?;
+        let name = entry.file_name();
+        // The store's temporary files start with a dot; only finished files are copied.
+        if entry.path().is_file() && !name.to_string_lossy().starts_with('.') {
+            copy(&entry.path(), &to.join(name))?;
+        }
+    }
     Ok(())
 }

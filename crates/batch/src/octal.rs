@@ -1,8 +1,10 @@
 //! The long run of an octal game's table: an engine driven in chunks, the period watched as
 //! the values come (and the run stopped once it is proven, if asked), the table checkpointed
-//! to its file every interval and on a stop, and a checkpoint resumed. The table file's format
-//! is zermelo-store's container ([`crate::table`]), which is why the driver lives here rather
-//! than beside the engines in zermelo-grundy, which knows nothing of files.
+//! to its file every interval and on a stop, or streamed to a folder of pieces
+//! ([`crate::stream`]), and a checkpoint resumed; a proven period is checked a second time,
+//! apart from the period search, before the table is written as finished. The table file's
+//! format is zermelo-store's container ([`crate::table`]), which is why the driver lives here
+//! rather than beside the engines in zermelo-grundy, which knows nothing of files.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -16,6 +18,8 @@
 //!     stop_when_proven: true,
 //!     out: None,
 //!     resume: None,
+//!     stream: None,
+//!     piece: None,
 //!     checkpoint_every: Duration::from_secs(300),
 //! };
 //! let Outcome::Finished(kayles) = run.run(&AtomicBool::new(false), |_, _| {})? else {
@@ -34,7 +38,7 @@ use std::time::{Duration, Instant};
 use zermelo_grundy::period::{self, PeriodWatch, Periodicity, ProofRule};
 use zermelo_grundy::{naive, GrundyError, OctalGame, SparseEngine};
 
-use crate::{table, Result};
+use crate::{stream, table, Result};
 
 /// An octal table run: what it computes and where it keeps its table.
 #[derive(Debug, Clone)]
@@ -53,6 +57,12 @@ pub struct OctalRun {
     pub out: Option<PathBuf>,
     /// A table to continue; checkpoints go back to it unless `out` is given.
     pub resume: Option<PathBuf>,
+    /// A folder that keeps the table as pieces of `piece` values, each written once as it
+    /// fills, the last at each checkpoint ([`crate::stream`]); created, or resumed when it
+    /// holds a stream already. Not with `out` or `resume`.
+    pub stream: Option<PathBuf>,
+    /// Values per piece of a new stream folder (default 2^24); a resumed one must agree.
+    pub piece: Option<usize>,
     /// The time between checkpoints.
     pub checkpoint_every: Duration,
 }
@@ -72,7 +82,7 @@ pub struct OctalTable {
     pub seconds: f64,
     /// The number of values the resumed table held.
     pub resumed_from: Option<usize>,
-    /// The file written.
+    /// The file written (the stream folder for a streamed run).
     pub checkpoint: Option<PathBuf>,
 }
 
@@ -85,7 +95,8 @@ pub enum Outcome {
     Stopped {
         /// The last heap computed.
         at: usize,
-        /// The file the values were written to.
+        /// The file the values were written to (the stream folder for a streamed run, which
+        /// the same run resumes).
         checkpoint: Option<PathBuf>,
     },
 }
@@ -101,9 +112,35 @@ impl OctalRun {
         if let Some(path) = &checkpoint_path {
             zermelo_store::ensure_writable(path)?;
         }
+        if self.stream.is_some() && (self.out.is_some() || self.resume.is_some()) {
+            bail!(
+                Invalid,
+                "a streamed run keeps its table in its folder: not with --out or --resume"
+            );
+        }
         let mut resumed_from = None;
-        let start_values = match &self.resume {
-            Some(path) => {
+        let mut streaming = None;
+        let start_values = match (&self.resume, &self.stream) {
+            (_, Some(dir)) => {
+                let (opened, values) = stream::Stream::open(dir, game, self.piece)?;
+                zermelo_store::ensure_writable(&dir.join("piece.zgt"))?;
+                if values.len() > max + 1 {
+                    bail!(
+                        File,
+                        "{}: the stream holds G(0..={}), more than --max {max} asks for; resume \
+                         it with --max {} or more",
+                        dir.display(),
+                        values.len() - 1,
+                        values.len() - 1
+                    );
+                }
+                if !values.is_empty() {
+                    resumed_from = Some(values.len());
+                }
+                streaming = Some(opened);
+                values
+            }
+            (Some(path), None) => {
                 let stored = table::read(path)?;
                 if stored.game != *game {
                     bail!(
@@ -134,7 +171,7 @@ impl OctalRun {
                 values.truncate(max + 1);
                 values
             }
-            None => Vec::new(),
+            (None, None) => Vec::new(),
         };
         let mut engine = if use_sparse {
             Engine::Sparse(Box::new(SparseEngine::resume(game, start_values)?))
@@ -156,7 +193,20 @@ impl OctalRun {
         let mut last_checkpoint = Instant::now();
         let checkpoint_every = self.checkpoint_every;
         let mut watch = PeriodWatch::new(rule);
-        let save = |values: &[u16], complete: bool, period: Option<Periodicity>| -> Result<()> {
+        let mut save = |values: &[u16], saving: Saving| -> Result<()> {
+            let (complete, period) = match saving {
+                Saving::FullPieces => {
+                    if let Some(streaming) = &mut streaming {
+                        streaming.write_full_pieces(values)?;
+                    }
+                    return Ok(());
+                }
+                Saving::Checkpoint => (false, None),
+                Saving::Done(period) => (true, period),
+            };
+            if let Some(streaming) = &mut streaming {
+                streaming.checkpoint(values, max as u64, complete, period)?;
+            }
             if let Some(path) = &checkpoint_path {
                 table::write(
                     path,
@@ -165,7 +215,7 @@ impl OctalRun {
                         target: max as u64,
                         complete,
                         period,
-                        values: values.to_vec(),
+                        values,
                     },
                 )?;
             }
@@ -205,15 +255,17 @@ impl OctalRun {
                 progress(values.len(), &engine.status());
             }
             if stop.load(Ordering::SeqCst) {
-                save(values, false, None)?;
+                save(values, Saving::Checkpoint)?;
                 return Ok(Outcome::Stopped {
                     at: values.len() - 1,
-                    checkpoint: checkpoint_path,
+                    checkpoint: self.stream.clone().or(checkpoint_path),
                 });
             }
             if last_checkpoint.elapsed() >= checkpoint_every {
-                save(values, false, None)?;
+                save(values, Saving::Checkpoint)?;
                 last_checkpoint = Instant::now();
+            } else {
+                save(values, Saving::FullPieces)?;
             }
         }
         if proof_len.is_none() {
@@ -227,7 +279,19 @@ impl OctalRun {
             values.truncate(len);
         }
         let found = period::find(&values, rule);
-        save(&values, true, found)?;
+        if let Some(p) = found.filter(|p| p.proven) {
+            // A proof is kept only once the check written apart from the period search agrees.
+            if !zermelo_grundy::census::check_proof(game, &values, p.preperiod, p.period) {
+                bail!(
+                    Unverified,
+                    "internal error: period {} from {} of {game} failed the independent \
+                     Guy–Smith check; the table is not written as finished",
+                    p.period,
+                    p.preperiod
+                );
+            }
+        }
+        save(&values, Saving::Done(found))?;
         Ok(Outcome::Finished(OctalTable {
             values,
             period: found,
@@ -235,9 +299,19 @@ impl OctalRun {
             engine: engine_name,
             seconds,
             resumed_from,
-            checkpoint: checkpoint_path,
+            checkpoint: self.stream.clone().or(checkpoint_path),
         }))
     }
+}
+
+/// What an octal run writes to its table file or stream.
+enum Saving {
+    /// The pieces of a stream that the values fill (nothing for a table file).
+    FullPieces,
+    /// Everything so far, as an unfinished run.
+    Checkpoint,
+    /// The finished table, with its period.
+    Done(Option<Periodicity>),
 }
 
 /// An octal table being computed by one of the engines.
@@ -275,11 +349,12 @@ impl Engine {
     fn status(&self) -> String {
         match self {
             Engine::Sparse(e) => format!(
-                "n={} mask={:#x}{} rare={}",
+                "n={} mask={:#x}{} rare={} last rare={}",
                 e.values().len(),
                 e.mask(),
                 if e.twist() { "+twist" } else { "" },
-                e.rare_count()
+                e.rare_count(),
+                e.last_rare().map_or("-".to_string(), |r| r.to_string())
             ),
             Engine::Naive { values, .. } => format!("n={}", values.len()),
         }
@@ -313,6 +388,8 @@ mod tests {
             stop_when_proven: false,
             out,
             resume,
+            stream: None,
+            piece: None,
             checkpoint_every: Duration::from_secs(300),
         }
     }
@@ -353,6 +430,38 @@ mod tests {
         let stored = table::read(&path).unwrap();
         assert!(!stored.complete);
         assert_eq!(stored.values.len(), at + 1);
+    }
+
+    #[test]
+    fn a_stream_stopped_then_resumed_gives_the_straight_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("officers");
+        let streamed = |max: usize| OctalRun {
+            stream: Some(folder.clone()),
+            piece: Some(512),
+            ..octal_run("0.6", max, None, None)
+        };
+        let Outcome::Stopped { checkpoint, .. } = streamed(3000)
+            .run(&AtomicBool::new(true), |_, _| {})
+            .unwrap()
+        else {
+            panic!("the run was stopped")
+        };
+        assert_eq!(checkpoint, Some(folder.clone()));
+        assert!(!stream::read(&folder).unwrap().complete);
+        let resumed = finish(&streamed(6000)).unwrap();
+        assert_eq!(resumed.resumed_from, Some(3001));
+        let straight = naive::values(&"0.6".parse().unwrap(), 6000).unwrap();
+        assert_eq!(resumed.values, straight);
+        let back = table::read_any(&folder).unwrap();
+        assert!(back.complete);
+        assert_eq!(back.values, straight);
+        // A stream is kept in its folder only.
+        let both = OctalRun {
+            out: Some(dir.path().join("t.zgt")),
+            ..streamed(6000)
+        };
+        assert!(finish(&both).is_err());
     }
 
     #[test]

@@ -235,7 +235,11 @@ impl Batch {
                     display.say(&format!("{}: {why}; redoing the job", job.name));
                     let _ = std::fs::remove_file(record_path(dir, &job.name));
                     if let Some(t) = job.table_file() {
-                        let _ = std::fs::remove_file(dir.join(t));
+                        let _ = if job.streams() {
+                            std::fs::remove_dir_all(dir.join(t))
+                        } else {
+                            std::fs::remove_file(dir.join(t))
+                        };
                     }
                 }
                 State::Running => bail!(
@@ -352,7 +356,21 @@ fn run_job(
     };
     remove_stale_temporaries(dir, job);
     let mut resume = false;
-    if let Some(t) = job.table_file() {
+    // A stream folder is checked piece by piece by the command that resumes it, which refuses
+    // a damaged one with its reason rather than losing every piece; only its manifest is read
+    // here, for the log.
+    if let Some(t) = job.table_file().filter(|_| job.streams()) {
+        if let Ok((length, target)) = crate::stream::recorded(&dir.join(t)) {
+            if length > 0 {
+                display.say(&format!(
+                    "{}: resuming from its checkpoint ({length} of {} values)",
+                    job.name,
+                    target.saturating_add(1)
+                ));
+            }
+        }
+    }
+    if let Some(t) = job.table_file().filter(|_| !job.streams()) {
         let path = dir.join(t);
         if path.exists() {
             match crate::table::read(&path) {

@@ -32,9 +32,10 @@ use crate::{Error, Result};
 /// The `kind` of every Grundy table.
 pub const KIND: &str = "zermelo-grundy-table";
 
-/// A Grundy table as stored.
+/// A Grundy table as stored: its values are a `Vec<u16>` when read back, and may be borrowed
+/// (`&[u16]`) to write a table without copying it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TableFile {
+pub struct TableFile<V = Vec<u16>> {
     /// The game (canonical code).
     pub game: OctalGame,
     /// The --max the run was asked for.
@@ -44,12 +45,13 @@ pub struct TableFile {
     /// The period, when established.
     pub period: Option<Periodicity>,
     /// G(0..len).
-    pub values: Vec<u16>,
+    pub values: V,
 }
 
-/// Writes a table atomically.
-pub fn write(path: &Path, table: &TableFile) -> Result<()> {
-    let len = table.values.len();
+/// Writes a table atomically, the values streamed to the file (no second copy in memory).
+pub fn write<V: AsRef<[u16]>>(path: &Path, table: &TableFile<V>) -> Result<()> {
+    let values = table.values.as_ref();
+    let len = values.len();
     let header = json!({
         "kind": KIND,
         "family": "octal",
@@ -58,19 +60,33 @@ pub fn write(path: &Path, table: &TableFile) -> Result<()> {
         "computed": len.saturating_sub(1),
         "target": table.target,
         "complete": table.complete,
-        "max_value": table.values.iter().copied().max().unwrap_or(0),
+        "max_value": values.iter().copied().max().unwrap_or(0),
         "preperiod": table.period.map(|p| p.preperiod),
         "period": table.period.map(|p| p.period),
         "proven": table.period.is_some_and(|p| p.proven),
         "last_needed": table.period.map(|p| p.last_needed),
         "encoding": "u16le",
     });
-    let mut payload = Vec::with_capacity(2 * len);
-    for v in &table.values {
-        payload.extend_from_slice(&v.to_le_bytes());
-    }
-    zermelo_store::table::write(path, &header, &payload)?;
+    zermelo_store::table::write_with(path, &header, 2 * len as u64, |out| {
+        let mut bytes = Vec::with_capacity(1 << 16);
+        for chunk in values.chunks(1 << 15) {
+            bytes.clear();
+            bytes.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
+            out.write_all(&bytes)?;
+        }
+        Ok(())
+    })?;
     Ok(())
+}
+
+/// Reads a Grundy table back, checking every checksum: a table file, or the folder of a
+/// stream ([`crate::stream`]).
+pub fn read_any(path: &Path) -> Result<TableFile> {
+    if path.is_dir() {
+        crate::stream::read(path)
+    } else {
+        read(path)
+    }
 }
 
 /// Reads a table back, checking the container (checksum, lengths) and the header.
@@ -118,6 +134,7 @@ pub fn read(path: &Path) -> Result<TableFile> {
         .chunks_exact(2)
         .map(|b| u16::from_le_bytes([b[0], b[1]]))
         .collect();
+    drop(stored.payload);
     let get_usize = |name: &str| h.get(name).and_then(Value::as_u64).map(|v| v as usize);
     let period = match (get_usize("preperiod"), get_usize("period")) {
         (Some(preperiod), Some(period)) => Some(Periodicity {

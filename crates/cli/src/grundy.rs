@@ -74,6 +74,19 @@ struct OctalArgs {
     /// Continue the run stored in FILE (checkpoints go back to FILE unless --out is given).
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
+    /// Keep the table in the folder DIR as pieces of --piece values, each written once as it
+    /// fills (checksummed, atomically), the last at each checkpoint: for tables too large to
+    /// rewrite at every checkpoint. Run the same command again to resume.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "resume"])]
+    stream: Option<PathBuf>,
+    /// Values per piece of a new --stream folder (default 2^24, 32 MiB a piece).
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "stream",
+        allow_hyphen_values = true
+    )]
+    piece: Option<String>,
     /// Seconds between checkpoints.
     #[arg(long, value_name = "SECS", default_value_t = 300)]
     checkpoint_secs: u64,
@@ -141,7 +154,7 @@ struct PieceArgs {
 
 #[derive(ClapArgs)]
 struct ShowArgs {
-    /// A table written by `zermelo grundy octal --out`.
+    /// A table written by `zermelo grundy octal --out`, or the folder of `--stream`.
     file: PathBuf,
     /// First heap to list.
     #[arg(long, default_value_t = 0)]
@@ -214,8 +227,10 @@ fn table_max(text: &str) -> anyhow::Result<usize> {
 }
 
 /// Bytes per value of an octal run: the values (2), the period search (4 for its prefix
-/// function), with some slack.
-const OCTAL_BYTES_PER_VALUE: u128 = 7;
+/// function over half the table: 2), with some slack. The sparse engine's other state is
+/// proportional to the rare heaps; reading a table back to resume it holds its bytes and its
+/// values at once (4).
+const OCTAL_BYTES_PER_VALUE: u128 = 5;
 
 /// The largest --max of an octal run: heap indices are kept as u32.
 const OCTAL_MAX: u64 = zermelo_grundy::MAX_HEAP as u64 - 1;
@@ -257,6 +272,10 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         EngineChoice::Sparse => true,
         EngineChoice::Auto => !game.has_three_heap_moves(),
     };
+    let piece = match &args.piece {
+        Some(text) => Some(usize::try_from(parse_size(text, "--piece")?)?),
+        None => None,
+    };
     let run = OctalRun {
         game: game.clone(),
         max,
@@ -264,6 +283,8 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         stop_when_proven: args.stop_when_proven,
         out: args.out.clone(),
         resume: args.resume.clone(),
+        stream: args.stream.clone(),
+        piece,
         checkpoint_every: Duration::from_secs(args.checkpoint_secs.max(1)),
     };
     let interrupted = interrupt_flag();
@@ -286,6 +307,13 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         OctalOutcome::Stopped { at, checkpoint } => {
             if let Some(progress) = &mut progress {
                 progress.finish();
+            }
+            if let Some(dir) = &args.stream {
+                bail!(
+                    "interrupted at n = {at}; checkpoint written to {}, continue with the same \
+                     command",
+                    dir.display()
+                );
             }
             match &checkpoint {
                 Some(path) => bail!(
@@ -343,8 +371,13 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         if args.values {
             print_values(&values, 0)?;
         }
-        if let Some(path) = &checkpoint_path {
-            outln!("table written to {}", path.display())?;
+        match &args.stream {
+            Some(dir) => outln!("table streamed to {}", dir.display())?,
+            None => {
+                if let Some(path) = &checkpoint_path {
+                    outln!("table written to {}", path.display())?;
+                }
+            }
         }
     }
     Ok(())
@@ -519,7 +552,8 @@ fn rows(table: &PieceTable) -> Vec<Vec<u16>> {
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<()> {
-    let stored = table::read(&args.file)?;
+    // A table file, or the folder of `grundy octal --stream`.
+    let stored = table::read_any(&args.file)?;
     let computed = stored.values.len().saturating_sub(1) as u64;
     let proven = stored.period.filter(|p| p.proven);
     let to = args.to.unwrap_or(if args.csv || args.plot.is_some() {

@@ -730,3 +730,86 @@ fn a_results_folder_whose_name_is_not_utf8_works_for_every_kind() {
         .iter()
         .all(|j| j["state"] == "done"));
 }
+
+/// A streamed Grundy job stopped by its time limit.
+const STREAMED_LONG: &str = r#"
+[[job]]
+name = "officers"
+kind = "grundy-octal"
+game = "0.6"
+max = "2^24"
+stream = true
+time_limit = 2
+checkpoint_secs = 1
+"#;
+
+/// A streamed Grundy job that finishes.
+const STREAMED: &str = r#"
+[[job]]
+name = "dawson"
+kind = "grundy-octal"
+game = "0.07"
+max = 3000
+stop_when_proven = true
+stream = true
+"#;
+
+#[test]
+fn streamed_jobs_checkpoint_and_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jobs = write_jobs(tmp.path(), "jobs.toml", STREAMED_LONG);
+    let dir = tmp.path().join("out");
+    let officers = dir.join("officers.stream");
+    let mut reached = Vec::new();
+    for _ in 0..2 {
+        let _ = zermelo(&["batch", "run", &jobs, "--out", &s(&dir)]);
+        assert_eq!(
+            states(&dir),
+            [("officers".to_string(), "failed".to_string())]
+        );
+        let shown = ok(&["grundy", "show", &s(&officers), "--json"]);
+        let shown: Value = serde_json::from_str(&shown).unwrap();
+        assert_eq!(shown["complete"], false);
+        reached.push(shown["computed"].as_u64().unwrap());
+    }
+    // The second run went on from the pieces of the first.
+    assert!(0 < reached[0] && reached[0] < reached[1], "{reached:?}");
+}
+
+#[test]
+fn streamed_jobs_verify_and_merge() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jobs = write_jobs(tmp.path(), "jobs.toml", STREAMED);
+    let dir = tmp.path().join("out");
+    ok(&["batch", "run", &jobs, "--out", &s(&dir)]);
+    assert_eq!(states(&dir), [("dawson".to_string(), "done".to_string())]);
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("dawson.json")).unwrap()).unwrap();
+    assert_eq!(record["result"]["table"], "dawson.stream");
+    assert_eq!(record["result"]["computed"], 175);
+    let shown = ok(&["grundy", "show", &s(&dir.join("dawson.stream")), "--json"]);
+    assert!(shown.contains("\"period\":34"), "{shown}");
+
+    // A damaged piece of a finished stream is found by the status check, and the job redone.
+    let piece = dir.join("dawson.stream/piece-000000.zgt");
+    let mut bytes = std::fs::read(&piece).unwrap();
+    let i = bytes.len() - 9;
+    bytes[i] ^= 0x20;
+    std::fs::write(&piece, bytes).unwrap();
+    assert_eq!(states(&dir)[0].1, "corrupt");
+    ok(&["batch", "run", &jobs, "--out", &s(&dir)]);
+    assert_eq!(states(&dir)[0].1, "done");
+
+    // The merge copies the stream folder, which verifies where it lands.
+    let merged_dir = tmp.path().join("merged");
+    std::fs::create_dir_all(&merged_dir).unwrap();
+    ok(&["batch", "merge", &s(&dir), "--out", &s(&merged_dir)]);
+    let copy = ok(&[
+        "grundy",
+        "show",
+        &s(&merged_dir.join("dawson.stream")),
+        "--csv",
+    ]);
+    let original = ok(&["grundy", "show", &s(&dir.join("dawson.stream")), "--csv"]);
+    assert_eq!(copy, original);
+}

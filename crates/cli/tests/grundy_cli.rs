@@ -453,3 +453,171 @@ fn show_plots_a_table_as_svg() {
     let err = fails(&["grundy", "show", t, "--plot", "/nonexistent/dir/k.svg"]);
     assert!(err.contains("k.svg"), "{err}");
 }
+
+/// The values of the pieces of a `--stream` folder, in order, read with the store's reader.
+fn stream_values(dir: &Path) -> Vec<u64> {
+    let mut values = Vec::new();
+    for k in 0.. {
+        let path = dir.join(format!("piece-{k:06}.zgt"));
+        if !path.exists() {
+            break;
+        }
+        let piece = zermelo_store::table::read(&path).unwrap();
+        assert_eq!(piece.header["first"], values.len());
+        values.extend(
+            piece
+                .payload
+                .chunks_exact(2)
+                .map(|b| u64::from(u16::from_le_bytes([b[0], b[1]]))),
+        );
+    }
+    values
+}
+
+#[test]
+fn streamed_pieces_read_back_as_the_engines_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let stream = dir.path().join("officers");
+    let s = stream.to_str().unwrap();
+    let first = json(&[
+        "grundy", "octal", "0.6", "--max", "5000", "--stream", s, "--piece", "2^10", "--json",
+    ]);
+    assert_eq!(first["out"], s);
+    // Five full pieces and one partial.
+    assert_eq!(stream_values(&stream).len(), 5001);
+    assert!(stream.join("piece-000004.zgt").exists() && !stream.join("piece-000005.zgt").exists());
+    // Temporary files that killed writes left behind go when the stream is resumed.
+    let stale = [".piece-000005.zgt.4242.tmp", ".stream.json.4242.tmp"];
+    for name in stale {
+        std::fs::write(stream.join(name), b"partial").unwrap();
+    }
+    let resumed = json(&[
+        "grundy", "octal", "0.6", "--max", "12000", "--stream", s, "--json", "--values",
+    ]);
+    assert_eq!(resumed["resumed_from"], 5001);
+    assert!(stale.iter().all(|name| !stream.join(name).exists()));
+    let game: zermelo_grundy::OctalGame = "0.6".parse().unwrap();
+    let mut engine = zermelo_grundy::SparseEngine::new(&game).unwrap();
+    engine.extend_to(12_000).unwrap();
+    let in_memory: Vec<u64> = engine.values().iter().map(|&v| u64::from(v)).collect();
+    assert_eq!(stream_values(&stream), in_memory);
+    assert_eq!(values(&resumed), in_memory);
+    let naive = zermelo_grundy::naive::values(&game, 12_000).unwrap();
+    assert!(in_memory
+        .iter()
+        .zip(&naive)
+        .all(|(&a, &b)| a == u64::from(b)));
+    let manifest = zermelo_store::json::read(&stream.join("stream.json")).unwrap();
+    assert_eq!(
+        (manifest["length"].as_u64(), manifest["complete"].as_bool()),
+        (Some(12001), Some(true))
+    );
+    // Asking for less than the stream holds, another game, or other pieces is refused.
+    fails(&["grundy", "octal", "0.6", "--max", "9000", "--stream", s]);
+    let err = fails(&["grundy", "octal", "0.77", "--max", "20000", "--stream", s]);
+    assert!(err.contains("0.6"), "{err}");
+    fails(&[
+        "grundy", "octal", "0.6", "--max", "20000", "--stream", s, "--piece", "2^11",
+    ]);
+    // A damaged piece, or a missing one, is refused with one line.
+    let piece = stream.join("piece-000003.zgt");
+    let good = std::fs::read(&piece).unwrap();
+    corrupt(&piece);
+    let err = fails(&["grundy", "octal", "0.6", "--max", "20000", "--stream", s]);
+    assert!(err.contains("piece-000003"), "{err}");
+    std::fs::remove_file(&piece).unwrap();
+    let err = fails(&["grundy", "octal", "0.6", "--max", "20000", "--stream", s]);
+    assert!(err.contains("missing"), "{err}");
+    std::fs::write(&piece, good).unwrap();
+    json(&[
+        "grundy", "octal", "0.6", "--max", "12000", "--stream", s, "--json",
+    ]);
+    // A piece of no values is refused before the folder is made.
+    let none = dir.path().join("none");
+    let n = none.to_str().unwrap();
+    let err = fails(&[
+        "grundy", "octal", "0.6", "--max", "100", "--stream", n, "--piece", "0",
+    ]);
+    assert!(err.contains("--piece"), "{err}");
+    assert!(!none.exists());
+}
+
+#[test]
+fn a_streamed_run_that_stops_on_a_proof_is_cut_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let stream = dir.path().join("dawson");
+    let s = stream.to_str().unwrap();
+    json(&[
+        "grundy", "octal", "0.07", "--max", "900", "--stream", s, "--piece", "64", "--json",
+    ]);
+    assert_eq!(stream_values(&stream).len(), 901);
+    let proven = json(&[
+        "grundy",
+        "octal",
+        "0.07",
+        "--max",
+        "900",
+        "--stream",
+        s,
+        "--stop-when-proven",
+        "--json",
+        "--values",
+    ]);
+    assert_eq!(
+        (proven["computed"].as_u64(), proven["period"].as_u64()),
+        (Some(175), Some(34))
+    );
+    assert_eq!(stream_values(&stream), values(&proven));
+    assert!(!stream.join("piece-000003.zgt").exists());
+    // `grundy show` reads the folder as a table, its period from the manifest.
+    let shown = json(&["grundy", "show", s, "--json", "--values", "--to", "175"]);
+    assert_eq!(
+        (shown["period"].as_u64(), shown["preperiod"].as_u64()),
+        (Some(34), Some(53))
+    );
+    assert_eq!(
+        (shown["proven"].as_bool(), shown["complete"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(values(&shown), values(&proven));
+}
+
+#[test]
+fn sigterm_checkpoints_a_stream_that_resumes_to_the_straight_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let stream = dir.path().join("officers");
+    let s = stream.to_str().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args([
+            "grundy", "octal", "0.6", "--max", "2^24", "--stream", s, "--piece", "10000",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("checkpoint written"), "{err}");
+    let manifest = zermelo_store::json::read(&stream.join("stream.json")).unwrap();
+    assert_eq!(manifest["complete"], false);
+    let reached = stream_values(&stream).len() as u64;
+    assert_eq!(manifest["length"].as_u64(), Some(reached));
+    assert!(reached > 1);
+    let target = (reached + 5000).to_string();
+    let resumed = json(&[
+        "grundy", "octal", "0.6", "--max", &target, "--stream", s, "--json", "--values",
+    ]);
+    assert_eq!(resumed["resumed_from"].as_u64(), Some(reached));
+    let straight = json(&[
+        "grundy", "octal", "0.6", "--max", &target, "--json", "--values",
+    ]);
+    assert_eq!(values(&resumed), values(&straight));
+    assert_eq!(stream_values(&stream), values(&straight));
+}

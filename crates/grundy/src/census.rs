@@ -267,9 +267,9 @@ impl Entry {
     }
 }
 
-/// Checks that the values `g` prove that the octal game `game` (no `!`, no three-heap splits)
-/// is periodic with preperiod `e` and period `p`; written apart from [`crate::period`] so that
-/// each proof is checked twice.
+/// Checks that the values `g` prove that the octal or hexadecimal game `game` (no `!`) is
+/// periodic with preperiod `e` and period `p`; written apart from [`crate::period`] so that each
+/// proof is checked twice.
 ///
 /// With two-heap splits (t = the last nonzero place): G(n + p) = G(n) for e ≤ n < 2e' + p + t,
 /// e' = max(e, 1), proves it for every n ≥ e. Induction on n ≥ 2e' + p + t: a move from n + p
@@ -277,6 +277,12 @@ impl Entry {
 /// n − k, an option of n) or two heaps a ≤ b with a + b = n + p − k, so b ≥ e' + p and (a, b − p)
 /// is a split of n with the same value; the other way, a split a ≤ b of n has b ≥ e' and maps
 /// to (a, b + p). No move removes the whole heap: n > t. Parts stay nonempty since b − p ≥ 1.
+///
+/// With three-heap splits the check goes to 3e' + 2p + t: then the parts of a move from n + p
+/// sum to at least 3e' + 3p, so the largest c of them is at least e' + p and lowering it by p
+/// gives a move from n with the same value (two parts: the larger is at least (3e' + 3p) / 2);
+/// the parts of a move from n sum to at least 3e' + 2p, so the largest is at least e' and
+/// raising it by p gives a move from n + p.
 ///
 /// Without splits, G(n) for n > t depends only on G(n − 1), …, G(n − t), so the check of
 /// e ≤ n < max(e + t, t + 1) suffices.
@@ -291,11 +297,13 @@ impl Entry {
 /// ```
 #[must_use]
 pub fn check_proof(game: &OctalGame, g: &[u16], e: usize, p: usize) -> bool {
-    if p == 0 || game.has_unequal() || game.has_three_heap_moves() {
+    if p == 0 || game.has_unequal() {
         return false;
     }
     let t = game.last_place();
-    let end = if game.has_two_heap_moves() {
+    let end = if game.has_three_heap_moves() {
+        3 * e.max(1) + 2 * p + t
+    } else if game.has_two_heap_moves() {
         2 * e.max(1) + p + t
     } else {
         (e + t).max(t + 1)

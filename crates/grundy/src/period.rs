@@ -118,13 +118,24 @@ impl Periodicity {
     }
 }
 
-/// For each length L of a suffix of `g`, its smallest period, by the prefix function of the
-/// reversed table (`periods[L - 1]`).
-fn suffix_periods(g: &[u16]) -> Vec<u32> {
+/// The candidate periods of `g` (those repeating at least twice at its end), best first: by the
+/// index their check needs. At most `limit` of them, distinct periods.
+///
+/// For each period p that is the smallest period of some suffix at least 2p long, the longest
+/// such suffix gives its smallest preperiod. The smallest periods of the suffixes come from the
+/// prefix function of the reversed table, but only over its first half (four bytes a heap
+/// for half the heaps): a suffix longer than half the table has as its smallest period some
+/// period p of the half-table suffix (p being at most half the table for it to repeat twice),
+/// and the suffixes with period p are those up to the reach of p, found by comparing on from
+/// the half. So p is the smallest period of exactly the suffixes longer than the reach of every
+/// smaller period of the half-table suffix and at most its own reach.
+fn candidates(g: &[u16], rule: ProofRule, limit: usize) -> Vec<Periodicity> {
     let len = g.len();
+    let half = len.div_ceil(2);
     let at = |i: usize| g[len - 1 - i];
-    let mut pi = vec![0u32; len];
-    for i in 1..len {
+    // Prefix function of the reversed table over its first `half` entries.
+    let mut pi = vec![0u32; half];
+    for i in 1..half {
         let mut k = pi[i - 1] as usize;
         while k > 0 && at(i) != at(k) {
             k = pi[k - 1] as usize;
@@ -134,21 +145,43 @@ fn suffix_periods(g: &[u16]) -> Vec<u32> {
         }
         pi[i] = k as u32;
     }
-    (0..len).map(|i| (i + 1) as u32 - pi[i]).collect()
-}
-
-/// The candidate periods of `g` (those repeating at least twice at its end), best first: by the
-/// index their check needs. At most `limit` of them, distinct periods.
-fn candidates(g: &[u16], rule: ProofRule, limit: usize) -> Vec<Periodicity> {
-    let periods = suffix_periods(g);
-    let len = g.len();
-    // For each period, the longest suffix it covers gives its smallest preperiod.
+    // For each period, the longest suffix whose smallest period it is (later, longer suffixes
+    // overwrite).
     let mut best: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
-    for (i, &p) in periods.iter().enumerate() {
-        let (l, p) = (i + 1, p as usize);
+    for (i, &border) in pi.iter().enumerate() {
+        let (l, p) = (i + 1, i + 1 - border as usize);
         if l >= 2 * p {
             best.insert(p, len - l);
         }
+    }
+    // The periods of the half-table suffix, increasing: `half` less each of its borders, the
+    // longest border first.
+    let mut border = pi.last().map_or(0, |&b| b as usize);
+    // The longest suffix with a smaller period so far.
+    let mut covered = half;
+    loop {
+        let p = half - border;
+        if p == 0 || 2 * p > len || covered == len {
+            break;
+        }
+        // The reach of p exceeds `covered` only if the suffix of length covered + 1 has period
+        // p: that one value is looked at first, the rest only when it agrees.
+        if at(covered) == at(covered - p) {
+            let mut reach = half;
+            while reach < len && at(reach) == at(reach - p) {
+                reach += 1;
+            }
+            if reach > covered {
+                covered = reach;
+                if reach >= 2 * p {
+                    best.insert(p, len - reach);
+                }
+            }
+        }
+        if border == 0 {
+            break;
+        }
+        border = pi[border - 1] as usize;
     }
     let mut out: Vec<Periodicity> = best
         .into_iter()
@@ -286,6 +319,76 @@ mod tests {
             let found = find(&g, rule).map(|f| (f.preperiod, f.period));
             assert_eq!(found, brute(&g, rule), "{g:?}");
         }
+    }
+
+    /// The candidates by the prefix function of the whole reversed table (the smallest period
+    /// of every suffix), as the search did before it went over half the table only.
+    fn candidates_over_every_suffix(g: &[u16], rule: ProofRule) -> Vec<Periodicity> {
+        let len = g.len();
+        let at = |i: usize| g[len - 1 - i];
+        let mut pi = vec![0usize; len];
+        for i in 1..len {
+            let mut k = pi[i - 1];
+            while k > 0 && at(i) != at(k) {
+                k = pi[k - 1];
+            }
+            if at(i) == at(k) {
+                k += 1;
+            }
+            pi[i] = k;
+        }
+        let mut best = std::collections::BTreeMap::new();
+        for (i, &border) in pi.iter().enumerate() {
+            let (l, p) = (i + 1, i + 1 - border);
+            if l >= 2 * p {
+                best.insert(p, len - l);
+            }
+        }
+        let mut out: Vec<Periodicity> = best
+            .into_iter()
+            .map(|(p, e)| Periodicity {
+                preperiod: e,
+                period: p,
+                proven: false,
+                last_needed: rule.last_needed(e, p),
+            })
+            .collect();
+        out.sort_by_key(|c| (c.last_needed, c.period));
+        out
+    }
+
+    #[test]
+    fn half_table_search_finds_every_suffix_period() {
+        // Tables made of a few random blocks, each repeated: periods of every length against
+        // the table, most of them longer than a quarter of it, so that suffixes beyond the
+        // half have their smallest period found by comparing on.
+        let rule = ProofRule::GuySmith { heaps: 2, t: 3 };
+        let mut seed = 987654321u64;
+        let mut next = |bound: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % bound
+        };
+        let mut beyond_half = 0;
+        for _ in 0..3000 {
+            let mut g: Vec<u16> = Vec::new();
+            let symbols = 2 + next(3);
+            for _ in 0..1 + next(4) {
+                let block: Vec<u16> = (0..1 + next(40)).map(|_| next(symbols) as u16).collect();
+                for _ in 0..1 + next(3) {
+                    g.extend_from_slice(&block);
+                }
+                g.truncate(g.len() - next(block.len() as u64) as usize);
+            }
+            let expected = candidates_over_every_suffix(&g, rule);
+            beyond_half += expected
+                .iter()
+                .filter(|c| g.len() - c.preperiod > g.len().div_ceil(2))
+                .count();
+            assert_eq!(candidates(&g, rule, usize::MAX), expected, "{g:?}");
+        }
+        assert!(beyond_half > 500, "{beyond_half}");
     }
 
     #[test]

@@ -267,6 +267,20 @@ impl SparseEngine {
         self.rare.len()
     }
 
+    /// The largest rare heap under the current mask, if any.
+    ///
+    /// ```
+    /// use zermelo_grundy::{OctalGame, SparseEngine};
+    /// let officers: OctalGame = "0.6".parse().unwrap();
+    /// let mut engine = SparseEngine::new(&officers).unwrap();
+    /// engine.extend_to(20_000).unwrap();
+    /// assert!(engine.last_rare().is_some_and(|r| r <= 20_000));
+    /// ```
+    #[must_use]
+    pub fn last_rare(&self) -> Option<usize> {
+        self.rare.last().map(|&r| r as usize)
+    }
+
     /// Computes values until G(max) is known.
     pub fn extend_to(&mut self, max: usize) -> Result<(), GrundyError> {
         while self.g.len() <= max {

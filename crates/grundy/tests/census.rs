@@ -114,7 +114,7 @@ fn check_rare(e: &Entry, g: &[u16]) {
 
 #[test]
 fn proof_check_rejects_a_wrong_period_or_a_short_table() {
-    for code in ["0.07", "0.77", "4.07", "0.333", "0.0"] {
+    for code in ["0.07", "0.77", "4.07", "0.333", "0.0", "0.B", "4.8", "0.A"] {
         let game: OctalGame = code.parse().unwrap();
         let g = naive::values(&game, 2000).unwrap();
         let p = period::find(&g, ProofRule::for_octal(&game)).unwrap();

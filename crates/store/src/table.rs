@@ -52,26 +52,81 @@ pub struct Table {
 /// assert_eq!(back.payload, vec![1, 2, 3]);
 /// ```
 pub fn write(path: &Path, header: &serde_json::Value, payload: &[u8]) -> Result<(), StoreError> {
+    write_with(path, header, payload.len() as u64, |out| {
+        out.write_all(payload)
+    })
+}
+
+/// Writes a table atomically whose payload of `payload_len` bytes is written by `fill`, piece by
+/// piece, so that a large table need not be laid out in memory a second time. A `fill` that
+/// writes another number of bytes is an error, and nothing is written.
+///
+/// ```
+/// use std::io::Write;
+/// use zermelo_store::table;
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("t.zt");
+/// let values = [7u16, 300, 2];
+/// let header = serde_json::json!({"kind": "example", "length": 3});
+/// table::write_with(&path, &header, 6, |out| {
+///     values.iter().try_for_each(|v| out.write_all(&v.to_le_bytes()))
+/// })
+/// .unwrap();
+/// assert_eq!(table::read(&path).unwrap().payload, vec![7, 0, 44, 1, 2, 0]);
+/// assert!(table::write_with(&path, &header, 5, |out| out.write_all(&[0; 6])).is_err());
+/// ```
+pub fn write_with(
+    path: &Path,
+    header: &serde_json::Value,
+    payload_len: u64,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), StoreError> {
     let header_bytes = serde_json::to_vec(header).expect("a JSON value always serialises");
     let header_len = u32::try_from(header_bytes.len())
         .map_err(|_| StoreError::io(path, std::io::Error::other("table header too large")))?;
     atomic_write_with(path, |file| {
-        let mut out = BufWriter::with_capacity(1 << 20, file);
-        let mut crc = crc32fast::Hasher::new();
-        let mut put = |bytes: &[u8]| -> std::io::Result<()> {
-            crc.update(bytes);
-            out.write_all(bytes)
+        let mut out = Checksummed {
+            out: BufWriter::with_capacity(1 << 20, file),
+            crc: crc32fast::Hasher::new(),
+            written: 0,
         };
-        put(MAGIC)?;
-        put(&VERSION.to_le_bytes())?;
-        put(&header_len.to_le_bytes())?;
-        put(&(payload.len() as u64).to_le_bytes())?;
-        put(&header_bytes)?;
-        put(payload)?;
-        let sum = crc.finalize();
-        out.write_all(&sum.to_le_bytes())?;
-        out.flush()
+        out.write_all(MAGIC)?;
+        out.write_all(&VERSION.to_le_bytes())?;
+        out.write_all(&header_len.to_le_bytes())?;
+        out.write_all(&payload_len.to_le_bytes())?;
+        out.write_all(&header_bytes)?;
+        let before = out.written;
+        fill(&mut out)?;
+        if out.written - before != payload_len {
+            return Err(std::io::Error::other(format!(
+                "the payload is {} bytes, not the {payload_len} announced",
+                out.written - before
+            )));
+        }
+        let sum = out.crc.finalize();
+        out.out.write_all(&sum.to_le_bytes())?;
+        out.out.flush()
     })
+}
+
+/// A writer that keeps the CRC and the count of the bytes going through it.
+struct Checksummed<W: Write> {
+    out: W,
+    crc: crc32fast::Hasher,
+    written: u64,
+}
+
+impl<W: Write> Write for Checksummed<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(bytes)?;
+        self.crc.update(&bytes[..n]);
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// Reads a table back, verifying its magic, version, length and checksum.
@@ -127,12 +182,16 @@ pub fn read(path: &Path) -> Result<Table, StoreError> {
     if crc.finalize() != stored {
         return Err(StoreError::corrupt(path, "checksum mismatch"));
     }
-    let (header_bytes, payload) = body.split_at(header_len as usize);
-    let header = serde_json::from_slice(header_bytes)
+    let header = serde_json::from_slice(&body[..header_len as usize])
         .map_err(|e| StoreError::corrupt(path, format!("header is not JSON: {e}")))?;
+    // The payload is moved to the front of the buffer rather than copied: a large table is held
+    // once.
+    let body_len = body.len();
+    rest.truncate(body_len);
+    rest.drain(..header_len as usize);
     Ok(Table {
         header,
-        payload: payload.to_vec(),
+        payload: rest,
     })
 }
 
