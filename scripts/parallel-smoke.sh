@@ -46,23 +46,7 @@ cleanup() {
     fi
     [[ -n $made_run_sshd ]] && rmdir /run/sshd 2>/dev/null
     [[ -n $made_dot_parallel ]] && rm -rf "$HOME/.parallel"
-    if ((rc != 0)); then
-        for f in "$tmp"/run-*.log "$tmp/ssh/sshd.log"; do
-            [[ -e $f ]] || continue
-            echo "--- ${f#"$tmp"/}" >&2
-            tail -n 15 "$f" >&2
-        done
-    fi
-    if [[ -n ${KEEP:-} ]]; then
-        echo "kept $tmp"
-    else
-        rm -rf "$tmp"
-    fi
-    if ((rc == 0)); then
-        say "PASS: parallel smoke test"
-    else
-        say "FAIL: parallel smoke test (exit status $rc)"
-    fi
+    smoke_finish parallel "$rc" "$tmp"/run-*.log "$tmp/ssh/sshd.log"
     exit "$rc"
 }
 trap cleanup EXIT

@@ -56,23 +56,7 @@ cleanup() {
         done
         kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
     done
-    if ((rc != 0)); then
-        for f in "$tmp"/logs/*.log "$tmp"/log/slurmctld.log "$tmp"/log/slurmd.log; do
-            [[ -e $f ]] || continue
-            echo "--- ${f#"$tmp"/}" >&2
-            tail -n 15 "$f" >&2
-        done
-    fi
-    if [[ -n ${KEEP:-} ]]; then
-        echo "kept $tmp"
-    else
-        rm -rf "$tmp"
-    fi
-    if ((rc == 0)); then
-        say "PASS: slurm smoke test"
-    else
-        say "FAIL: slurm smoke test (exit status $rc)"
-    fi
+    smoke_finish slurm "$rc" "$tmp"/logs/*.log "$tmp"/log/slurmctld.log "$tmp"/log/slurmd.log
     exit "$rc"
 }
 jobs_submitted=()

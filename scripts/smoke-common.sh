@@ -16,6 +16,31 @@ die() {
     exit 1
 }
 
+# smoke_finish NAME RC LOG...: the end of a smoke test's EXIT trap, once its daemons are
+# stopped: on failure, the last lines of each log that exists; the temporary folder removed
+# (kept with KEEP=1); PASS or FAIL.
+smoke_finish() {
+    local name=$1 rc=$2 f
+    shift 2
+    if ((rc != 0)); then
+        for f in "$@"; do
+            [[ -e $f ]] || continue
+            echo "--- ${f#"$tmp"/}" >&2
+            tail -n 15 "$f" >&2
+        done
+    fi
+    if [[ -n ${KEEP:-} ]]; then
+        echo "kept $tmp"
+    else
+        rm -rf "$tmp"
+    fi
+    if ((rc == 0)); then
+        say "PASS: $name smoke test"
+    else
+        say "FAIL: $name smoke test (exit status $rc)"
+    fi
+}
+
 # need_packages COMMAND PACKAGE ...: installs with apt-get the packages whose command is
 # missing. The packages' init scripts are kept from starting system-wide daemons (munge,
 # slurmctld, ssh): the smoke tests start their own, in their temporary folder, and stop them.
