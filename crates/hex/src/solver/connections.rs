@@ -25,6 +25,7 @@
 //! intersection of the carriers of the semis between them.
 
 use std::cell::RefCell;
+use std::ops::{BitAnd, BitOr};
 
 use crate::{Bitboard, Geometry};
 
@@ -50,60 +51,174 @@ pub(crate) struct EdgeConnection {
     pub must_play: Bitboard,
 }
 
+/// A set of cells as a plain integer, one bit per cell, the form the engine keeps carriers in:
+/// `u64` on boards up to 8x8, which halves the memory of the lists and the work of every set
+/// operation (the engine's time goes to both), `u128` on larger ones.
+trait Cells: Copy + Eq + BitAnd<Output = Self> + BitOr<Output = Self> + 'static {
+    const EMPTY: Self;
+    /// The set of `board`'s cells (all below the type's width).
+    fn of(board: Bitboard) -> Self;
+    fn board(self) -> Bitboard;
+    fn count(self) -> u32;
+    /// The lowest cell of a set that is not empty.
+    fn first(self) -> usize;
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        self == Self::EMPTY
+    }
+    /// Runs `f` on this thread's lists for this width.
+    fn with_lists<R>(f: impl FnOnce(&mut Lists<Self>) -> R) -> R;
+}
+
+macro_rules! cells {
+    ($t:ty, $lists:ident) => {
+        thread_local! {
+            static $lists: RefCell<Lists<$t>> = const { RefCell::new(Lists::new()) };
+        }
+
+        impl Cells for $t {
+            const EMPTY: $t = 0;
+            #[inline(always)]
+            fn of(board: Bitboard) -> $t {
+                debug_assert!(board.0 >> (<$t>::BITS - 1) >> 1 == 0);
+                board.0 as $t
+            }
+            #[inline(always)]
+            fn board(self) -> Bitboard {
+                Bitboard(u128::from(self))
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn first(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            fn with_lists<R>(f: impl FnOnce(&mut Lists<$t>) -> R) -> R {
+                $lists.with_borrow_mut(f)
+            }
+        }
+    };
+}
+
+cells!(u64, LISTS_64);
+cells!(u128, LISTS_128);
+
+/// The connections kept between one pair of points. Aligned to a cache line: a pair's fulls
+/// and the counts share the first line on boards up to 8x8, so the AND rule, which reads the
+/// fulls of many pairs, mostly touches one line a pair.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Pair<C> {
+    fulls: [C; MAX_FULLS],
+    full_len: u8,
+    semi_len: u8,
+    /// The key of each semi connection.
+    keys: [u8; MAX_SEMIS],
+    /// The carrier of each semi connection, its key included.
+    semis: [C; MAX_SEMIS],
+}
+
 /// Where a point's connections are kept, reused from one build to the next on a thread.
-struct Lists {
-    fulls: Vec<Bitboard>,
-    full_len: Vec<u8>,
-    /// Semi connections: carrier (key included) and key.
-    semis: Vec<(Bitboard, u8)>,
-    semi_len: Vec<u8>,
+struct Lists<C> {
+    /// Indexed by [`Lists::pair`].
+    pairs: Vec<Pair<C>>,
     /// For each point, the points it has a full connection with (bit per point).
     linked: Vec<u128>,
+    /// For each point, the points it has a full connection with an empty carrier: no other
+    /// connection between them is ever kept.
+    touching: Vec<u128>,
     /// Full connections waiting for the AND rule, (x, y, carrier), in the order found.
     /// (Taking the smallest carriers first was measured: more nodes on most 7x7 openings.)
-    queue: Vec<(u8, u8, Bitboard)>,
+    queue: Vec<(u8, u8, C)>,
     /// Set once the two edges are fully connected: nothing more is needed.
     done: bool,
 }
 
-thread_local! {
-    static LISTS: RefCell<Lists> = const {
-        RefCell::new(Lists {
-            fulls: Vec::new(),
-            full_len: Vec::new(),
-            semis: Vec::new(),
-            semi_len: Vec::new(),
-            linked: Vec::new(),
-            queue: Vec::new(),
-            done: false,
-        })
-    };
-}
-
 /// The board seen as points: which cells each stands for.
-struct Points {
+struct Points<C> {
     /// Number of points: 0 and 1 the edges, then stone groups, then empty cells.
     count: usize,
     /// The cells a point stands for: a group's stones, an empty cell itself, nothing for an
     /// edge. A carrier never meets them.
-    cells: [Bitboard; POINTS],
+    cells: [C; POINTS],
     /// Whether the point is an empty cell (the only points that can be an AND rule's key).
     is_empty: u128,
+    /// The point of each empty cell (carriers hold only empty cells).
+    point_of: [u8; POINTS],
 }
 
-impl Lists {
+/// Removes from the first `len` carriers of `list` (and the same places of `keys`, if given)
+/// those whose bit is set in `drop`, each replaced by the last one kept, as a scan from the
+/// front would. Returns the new length.
+#[inline(always)]
+fn remove_marked<C: Copy>(
+    list: &mut [C],
+    mut keys: Option<&mut [u8]>,
+    len: usize,
+    drop: u32,
+) -> usize {
+    let (mut n, mut drop, mut i) = (len, drop, 0);
+    while drop >> i != 0 {
+        if drop >> i & 1 == 1 {
+            n -= 1;
+            list[i] = list[n];
+            if let Some(k) = keys.as_deref_mut() {
+                k[i] = k[n];
+            }
+            // The last carrier moves to i, its mark with it (i may be n itself).
+            let last = drop >> n & 1;
+            drop = (drop & !(1 << i)) | last << i;
+            drop &= !(1 << n);
+        } else {
+            i += 1;
+        }
+    }
+    n
+}
+
+/// The place of the largest of `list`'s carriers (the last of equals), and its size.
+#[inline(always)]
+fn largest<C: Cells>(list: &[C]) -> (usize, u32) {
+    list.iter()
+        .enumerate()
+        .map(|(i, &c)| (i, c.count()))
+        .max_by_key(|&(_, s)| s)
+        .expect("a full list is not empty")
+}
+
+impl<C: Cells> Lists<C> {
+    const fn new() -> Lists<C> {
+        Lists {
+            pairs: Vec::new(),
+            linked: Vec::new(),
+            touching: Vec::new(),
+            queue: Vec::new(),
+            done: false,
+        }
+    }
+
     fn reset(&mut self, points: usize) {
         let pairs = points * (points - 1) / 2;
-        if self.full_len.len() < pairs {
-            self.fulls.resize(pairs * MAX_FULLS, Bitboard::EMPTY);
-            self.semis.resize(pairs * MAX_SEMIS, (Bitboard::EMPTY, 0));
-            self.full_len.resize(pairs, 0);
-            self.semi_len.resize(pairs, 0);
+        if self.pairs.len() < pairs {
+            let none = Pair {
+                fulls: [C::EMPTY; MAX_FULLS],
+                full_len: 0,
+                semi_len: 0,
+                keys: [0; MAX_SEMIS],
+                semis: [C::EMPTY; MAX_SEMIS],
+            };
+            self.pairs.resize(pairs, none);
         }
-        self.full_len[..pairs].fill(0);
-        self.semi_len[..pairs].fill(0);
+        for pair in &mut self.pairs[..pairs] {
+            pair.full_len = 0;
+            pair.semi_len = 0;
+        }
         self.linked.clear();
         self.linked.resize(points, 0);
+        self.touching.clear();
+        self.touching.resize(points, 0);
         self.queue.clear();
         self.done = false;
     }
@@ -118,78 +233,68 @@ impl Lists {
     }
 
     #[inline(always)]
-    fn fulls(&self, x: usize, y: usize) -> &[Bitboard] {
-        let p = self.pair(x, y);
-        &self.fulls[p * MAX_FULLS..p * MAX_FULLS + self.full_len[p] as usize]
+    fn fulls(&self, x: usize, y: usize) -> &[C] {
+        let pair = &self.pairs[self.pair(x, y)];
+        &pair.fulls[..pair.full_len as usize]
     }
 
+    /// The semi connections between x and y: (carrier, key).
     #[inline(always)]
-    fn semis(&self, x: usize, y: usize) -> &[(Bitboard, u8)] {
-        let p = self.pair(x, y);
-        &self.semis[p * MAX_SEMIS..p * MAX_SEMIS + self.semi_len[p] as usize]
+    fn semis(&self, x: usize, y: usize) -> impl Iterator<Item = (C, u8)> + '_ {
+        let pair = &self.pairs[self.pair(x, y)];
+        let n = pair.semi_len as usize;
+        pair.semis[..n]
+            .iter()
+            .copied()
+            .zip(pair.keys[..n].iter().copied())
     }
 
-    /// Inserts `item` into a list of `list.len()` slots holding `len`, unless a kept item's
-    /// carrier is a subset of its carrier; drops kept supersets; when the list is full,
-    /// replaces the largest if the new one is smaller. Smaller carriers are more useful: they
-    /// combine more often and narrow the must-play region more.
-    fn insert<T: Copy>(list: &mut [T], len: &mut u8, item: T, carrier: impl Fn(T) -> Bitboard) {
-        let new = carrier(item);
-        let mut n = *len as usize;
-        if list[..n].iter().any(|&c| carrier(c) & new == carrier(c)) {
-            return;
-        }
-        let mut i = 0;
-        while i < n {
-            if carrier(list[i]) & new == new {
-                n -= 1;
-                list[i] = list[n];
-            } else {
-                i += 1;
+    /// Adds a full connection x–y unless a kept one's carrier is a subset of its carrier,
+    /// dropping kept supersets (when the list is full, the new one replaces the largest if it
+    /// is smaller: smaller carriers combine more often); queues it for the AND rule unless a
+    /// kept one was a subset.
+    fn add_full(&mut self, x: usize, y: usize, carrier: C) {
+        let p = self.pair(x, y);
+        let pair = &mut self.pairs[p];
+        let n = pair.full_len as usize;
+        let mut supersets = 0u32;
+        for (i, &c) in pair.fulls[..n].iter().enumerate() {
+            if c & carrier == c {
+                return;
             }
+            supersets |= u32::from(c & carrier == carrier) << i;
         }
-        if n < list.len() {
-            list[n] = item;
+        let mut n = remove_marked(&mut pair.fulls, None, n, supersets);
+        if n < MAX_FULLS {
+            pair.fulls[n] = carrier;
             n += 1;
         } else {
-            let (worst, size) = list
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| (i, carrier(c).count()))
-                .max_by_key(|&(_, s)| s)
-                .expect("a full list is not empty");
-            if new.count() < size {
-                list[worst] = item;
+            let (worst, size) = largest(&pair.fulls);
+            if carrier.count() < size {
+                pair.fulls[worst] = carrier;
             }
         }
-        *len = n as u8;
-    }
-
-    /// Adds a full connection x–y; queues it for the AND rule if it is new.
-    fn add_full(&mut self, x: usize, y: usize, carrier: Bitboard) {
-        if self.fulls(x, y).iter().any(|&c| c & carrier == c) {
-            return;
-        }
-        let p = self.pair(x, y);
-        Lists::insert(
-            &mut self.fulls[p * MAX_FULLS..(p + 1) * MAX_FULLS],
-            &mut self.full_len[p],
-            carrier,
-            |c| c,
-        );
+        pair.full_len = n as u8;
         self.linked[x] |= 1 << y;
         self.linked[y] |= 1 << x;
+        if carrier.is_empty() {
+            self.touching[x] |= 1 << y;
+            self.touching[y] |= 1 << x;
+        }
         self.queue.push((x as u8, y as u8, carrier));
         self.done |= x + y == 1;
     }
 
-    /// Adds a semi connection x–y with key `key` (its carrier holds the key) and applies the OR
-    /// rule with the semis already kept for the pair.
-    fn add_semi(&mut self, x: usize, y: usize, key: usize, carrier: Bitboard) {
-        if self.fulls(x, y).iter().any(|&c| c & carrier == c) {
-            return;
-        }
-        if self.semis(x, y).iter().any(|&(c, _)| c & carrier == c) {
+    /// Adds a semi connection x–y with key `key` (its carrier holds the key), kept as fulls
+    /// are (see [`Lists::add_full`]) unless a full connection's carrier is a subset of its
+    /// carrier, and applies the OR rule with the semis already kept for the pair.
+    fn add_semi(&mut self, x: usize, y: usize, key: usize, carrier: C) {
+        let p = self.pair(x, y);
+        let pair = &mut self.pairs[p];
+        if pair.fulls[..pair.full_len as usize]
+            .iter()
+            .any(|&c| c & carrier == c)
+        {
             return;
         }
         // OR rule: a kept semi disjoint from the new one, else a greedy run of kept semis that
@@ -198,34 +303,46 @@ impl Lists {
         let mut found = None;
         let mut inter = carrier;
         let mut union = carrier;
-        for &(s, _) in self.semis(x, y) {
+        let n = pair.semi_len as usize;
+        let mut supersets = 0u32;
+        for (i, &s) in pair.semis[..n].iter().enumerate() {
+            if s & carrier == s {
+                return;
+            }
+            supersets |= u32::from(s & carrier == carrier) << i;
+            if found.is_some() {
+                continue;
+            }
             if (s & carrier).is_empty() {
                 found = Some(s | carrier);
-                break;
-            }
-            if inter & s != inter {
-                inter &= s;
-                union |= s;
+            } else if inter & s != inter {
+                inter = inter & s;
+                union = union | s;
                 if inter.is_empty() {
                     found = Some(union);
-                    break;
                 }
             }
         }
-        let p = self.pair(x, y);
-        Lists::insert(
-            &mut self.semis[p * MAX_SEMIS..(p + 1) * MAX_SEMIS],
-            &mut self.semi_len[p],
-            (carrier, key as u8),
-            |(c, _)| c,
-        );
+        let mut n = remove_marked(&mut pair.semis, Some(&mut pair.keys), n, supersets);
+        if n < MAX_SEMIS {
+            pair.semis[n] = carrier;
+            pair.keys[n] = key as u8;
+            n += 1;
+        } else {
+            let (worst, size) = largest(&pair.semis);
+            if carrier.count() < size {
+                pair.semis[worst] = carrier;
+                pair.keys[worst] = key as u8;
+            }
+        }
+        pair.semi_len = n as u8;
         if let Some(full) = found {
             self.add_full(x, y, full);
         }
     }
 }
 
-impl Points {
+impl<C: Cells> Points<C> {
     /// The points of `stones` between edges `a` and `b` with the given empty cells, and the
     /// base connections between adjacent points.
     fn build(
@@ -234,12 +351,13 @@ impl Points {
         empty: Bitboard,
         a: Bitboard,
         b: Bitboard,
-        lists: &mut Lists,
-    ) -> Points {
+        lists: &mut Lists<C>,
+    ) -> Points<C> {
         let mut points = Points {
             count: 2,
-            cells: [Bitboard::EMPTY; POINTS],
+            cells: [C::EMPTY; POINTS],
             is_empty: 0,
+            point_of: [0; POINTS],
         };
         // Each point's empty neighbours.
         let mut touch = [Bitboard::EMPTY; POINTS];
@@ -252,27 +370,28 @@ impl Points {
             let group = g.flood(Bitboard::single(i), rest);
             rest = rest.minus(group);
             touch[points.count] = g.neighbours(group) & empty;
-            points.cells[points.count] = group;
+            points.cells[points.count] = C::of(group);
             points.count += 1;
         }
         let first_cell = points.count;
-        let mut index = [0u8; 128];
+        let index = &mut points.point_of;
         for c in empty.cells() {
             index[c] = points.count as u8;
-            points.cells[points.count] = Bitboard::single(c);
+            points.cells[points.count] = C::of(Bitboard::single(c));
             points.is_empty |= 1 << points.count;
             points.count += 1;
         }
         lists.reset(points.count);
+        let index = &points.point_of;
         for (p, around) in touch[..first_cell].iter().enumerate() {
             for c in around.cells() {
-                lists.add_full(p, index[c] as usize, Bitboard::EMPTY);
+                lists.add_full(p, index[c] as usize, C::EMPTY);
             }
         }
         for c in empty.cells() {
             let later = g.cell_neighbours(c) & empty;
             for d in later.cells().filter(|&d| d > c) {
-                lists.add_full(index[c] as usize, index[d] as usize, Bitboard::EMPTY);
+                lists.add_full(index[c] as usize, index[d] as usize, C::EMPTY);
             }
         }
         points
@@ -288,18 +407,32 @@ pub(crate) fn edge_connection(
     a: Bitboard,
     b: Bitboard,
 ) -> EdgeConnection {
-    LISTS.with_borrow_mut(|lists| {
+    if g.n * g.n <= 64 {
+        connect::<u64>(g, stones, empty, a, b)
+    } else {
+        connect::<u128>(g, stones, empty, a, b)
+    }
+}
+
+/// [`edge_connection`] with carriers kept as `C`.
+fn connect<C: Cells>(
+    g: &Geometry,
+    stones: Bitboard,
+    empty: Bitboard,
+    a: Bitboard,
+    b: Bitboard,
+) -> EdgeConnection {
+    C::with_lists(|lists| {
         let points = Points::build(g, stones, empty, a, b, lists);
         saturate(&points, lists);
         let full = lists.fulls(0, 1).iter().copied().min_by_key(|c| c.count());
-        let semis = lists.semis(0, 1);
-        let semi = semis
-            .iter()
+        let semi = lists
+            .semis(0, 1)
             .min_by_key(|(c, _)| c.count())
-            .map(|&(c, k)| (k as usize, c));
-        let must_play = semis.iter().fold(g.board, |m, &(c, _)| m & c);
+            .map(|(c, k)| (k as usize, c.board()));
+        let must_play = lists.semis(0, 1).fold(g.board, |m, (c, _)| m & c.board());
         EdgeConnection {
-            full,
+            full: full.map(C::board),
             semi,
             must_play,
         }
@@ -308,7 +441,7 @@ pub(crate) fn edge_connection(
 
 /// Applies the AND rule to every queued full connection until nothing new appears or the
 /// edges are fully connected.
-fn saturate(points: &Points, lists: &mut Lists) {
+fn saturate<C: Cells>(points: &Points<C>, lists: &mut Lists<C>) {
     let mut next = 0;
     while next < lists.queue.len() && !lists.done {
         let (x, y, carrier) = lists.queue[next];
@@ -319,7 +452,7 @@ fn saturate(points: &Points, lists: &mut Lists) {
 
 /// The AND rule for a new full connection x–y: joined with every full connection from x or y
 /// whose carrier it does not meet.
-fn and_rule(points: &Points, lists: &mut Lists, x: usize, y: usize, carrier: Bitboard) {
+fn and_rule<C: Cells>(points: &Points<C>, lists: &mut Lists<C>, x: usize, y: usize, carrier: C) {
     for (mid, end) in [(x, y), (y, x)] {
         // The edges are never a midpoint: a connection through an edge joins nothing the
         // search asks about.
@@ -328,23 +461,24 @@ fn and_rule(points: &Points, lists: &mut Lists, x: usize, y: usize, carrier: Bit
         }
         let mid_empty = points.is_empty >> mid & 1 == 1;
         let end_cell = points.cells[end];
-        let mut others = lists.linked[mid] & !(1 << end);
+        // The points inside the carrier (empty cells) cannot be the far end.
+        let inside = carrier
+            .board()
+            .cells()
+            .fold(0u128, |m, c| m | 1 << points.point_of[c]);
+        let mut others = lists.linked[mid] & !(1 << end) & !inside & !lists.touching[end];
         while others != 0 {
             let z = others.trailing_zeros() as usize;
             others &= others - 1;
-            if !(carrier & points.cells[z]).is_empty() {
-                continue;
-            }
-            let p = lists.pair(mid, z);
-            let len = lists.full_len[p] as usize;
-            for k in 0..len {
-                let other = lists.fulls[p * MAX_FULLS + k];
+            let pair = &lists.pairs[lists.pair(mid, z)];
+            let (fulls, len) = (pair.fulls, pair.full_len as usize);
+            for &other in &fulls[..len] {
                 if !(other & carrier).is_empty() || !(other & end_cell).is_empty() {
                     continue;
                 }
                 if mid_empty {
                     let key = points.cells[mid];
-                    lists.add_semi(end, z, key.first().expect("a cell"), carrier | other | key);
+                    lists.add_semi(end, z, key.first(), carrier | other | key);
                 } else {
                     lists.add_full(end, z, carrier | other);
                 }
@@ -400,66 +534,98 @@ mod tests {
         v
     }
 
-    /// Every connection the engine keeps, for Black (north–south) and White, holds: a full
-    /// one with the opponent moving first inside its carrier, a semi one with the player
-    /// moving first, the key being in the carrier. Every 3x3 position, and 4x4 ones sampled,
-    /// carriers of up to 11 cells.
+    /// The positions the tests check, for Black (north–south) and White in turn, where the
+    /// player is not connected yet: (stones, empty, edges), every 3x3 position and 4x4 ones
+    /// sampled.
+    fn cases() -> impl Iterator<Item = (&'static Geometry, Bitboard, Bitboard, (Bitboard, Bitboard))>
+    {
+        [(3, 1), (4, 97)].into_iter().flat_map(|(n, step)| {
+            let g = Geometry::of(n);
+            crate::solver::colourings(n, step).flat_map(move |(black, white)| {
+                let empty = g.board.minus(black | white);
+                [(black, (g.north, g.south)), (white, (g.west, g.east))]
+                    .into_iter()
+                    .filter(move |&(stones, (a, b))| !g.connects(stones, a, b))
+                    .map(move |(stones, edges)| (g, stones, empty, edges))
+            })
+        })
+    }
+
+    /// Every connection the engine keeps with carriers of type `C` holds: a full one with the
+    /// opponent moving first inside its carrier, a semi one with the player moving first, the
+    /// key being in the carrier; carriers of up to 11 cells. Returns how many were checked.
+    fn every_connection_holds_with<C: Cells>() -> u64 {
+        let mut checked = 0u64;
+        for (g, stones, empty, (a, b)) in cases() {
+            C::with_lists(|lists| {
+                let points = Points::build(g, stones, empty, a, b, lists);
+                saturate(&points, lists);
+                // An endpoint as the cells that reach it: an edge's row, a group's stones, an
+                // empty cell (the player's for the test).
+                let end = |p: usize| match p {
+                    0 => a,
+                    1 => b,
+                    _ => points.cells[p].board(),
+                };
+                for x in 0..points.count {
+                    for y in x + 1..points.count {
+                        let mine = stones | points.cells[x].board() | points.cells[y].board();
+                        let claims = lists.fulls(x, y).iter().map(|&c| (c.board(), false)).chain(
+                            lists.semis(x, y).map(|(c, k)| {
+                                assert!(c.board().has(k as usize), "the key is in the carrier");
+                                (c.board(), true)
+                            }),
+                        );
+                        for (carrier, semi) in claims {
+                            assert!((carrier & mine).is_empty() && empty & carrier == carrier);
+                            if carrier.count() > 11 {
+                                continue;
+                            }
+                            let mut memo = HashMap::new();
+                            assert!(
+                                holds(g, mine, carrier, (end(x), end(y)), semi, &mut memo),
+                                "{0}x{0} stones {stones:?} empty {empty:?}: points {x} {y}, \
+                                 carrier {carrier:?}, semi {semi}",
+                                g.n
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            });
+        }
+        checked
+    }
+
     #[test]
     fn every_connection_holds() {
-        let mut checked = 0u64;
-        for (n, step) in [(3, 1), (4, 97)] {
-            let g = Geometry::of(n);
-            for (black, white) in crate::solver::colourings(n, step) {
-                for black_side in [true, false] {
-                    let (stones, a, b) = if black_side {
-                        (black, g.north, g.south)
-                    } else {
-                        (white, g.west, g.east)
-                    };
-                    let empty = g.board.minus(black | white);
-                    if g.connects(stones, a, b) {
-                        continue;
-                    }
-                    LISTS.with_borrow_mut(|lists| {
-                        let points = Points::build(g, stones, empty, a, b, lists);
-                        saturate(&points, lists);
-                        // An endpoint as the cells that reach it: an edge's row, a group's
-                        // stones, an empty cell (the player's for the test).
-                        let end = |p: usize| match p {
-                            0 => a,
-                            1 => b,
-                            _ => points.cells[p],
-                        };
-                        for x in 0..points.count {
-                            for y in x + 1..points.count {
-                                let mine = stones | (points.cells[x] | points.cells[y]);
-                                let claims = lists
-                                    .fulls(x, y)
-                                    .iter()
-                                    .map(|&c| (c, false))
-                                    .chain(lists.semis(x, y).iter().map(|&(c, k)| {
-                                        assert!(c.has(k as usize), "the key is in the carrier");
-                                        (c, true)
-                                    }));
-                                for (carrier, semi) in claims {
-                                    assert!((carrier & mine).is_empty() && empty & carrier == carrier);
-                                    if carrier.count() > 11 {
-                                        continue;
-                                    }
-                                    let mut memo = HashMap::new();
-                                    assert!(
-                                        holds(g, mine, carrier, (end(x), end(y)), semi, &mut memo),
-                                        "{n}x{n} black {black:?} white {white:?}, player black \
-                                         {black_side}: points {x} {y}, carrier {carrier:?}, semi {semi}"
-                                    );
-                                    checked += 1;
-                                }
-                            }
-                        }
-                    });
-                }
-            }
-        }
+        let checked = every_connection_holds_with::<u64>();
         assert!(checked > 10_000, "{checked} connections checked");
+    }
+
+    /// The same with the wide carriers of boards over 8x8, which the search meets on those
+    /// boards only.
+    #[test]
+    fn every_connection_holds_with_wide_carriers() {
+        let checked = every_connection_holds_with::<u128>();
+        assert!(checked > 10_000, "{checked} connections checked");
+    }
+
+    /// Both carrier widths find exactly the same connections between the edges (the narrow
+    /// one is a change of representation only).
+    #[test]
+    fn both_widths_agree() {
+        let mut compared = 0;
+        for (g, stones, empty, edges) in cases() {
+            let narrow = connect::<u64>(g, stones, empty, edges.0, edges.1);
+            let wide = connect::<u128>(g, stones, empty, edges.0, edges.1);
+            assert_eq!(
+                narrow, wide,
+                "{0}x{0} stones {stones:?} empty {empty:?}",
+                g.n
+            );
+            compared += 1;
+        }
+        assert!(compared > 1_000, "{compared} positions compared");
     }
 }
