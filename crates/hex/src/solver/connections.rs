@@ -178,14 +178,26 @@ fn remove_marked<C: Copy>(
     n
 }
 
-/// The place of the largest of `list`'s carriers (the last of equals), and its size.
+/// Puts `carrier` into a list holding `len` carriers: at the end when there is room, else in
+/// place of the largest (the last of equals) if it is smaller, since smaller carriers combine
+/// more often. Returns where it went, if anywhere, and the new length.
 #[inline(always)]
-fn largest<C: Cells>(list: &[C]) -> (usize, u32) {
-    list.iter()
+fn place<C: Cells>(list: &mut [C], len: usize, carrier: C) -> (Option<usize>, usize) {
+    if len < list.len() {
+        list[len] = carrier;
+        return (Some(len), len + 1);
+    }
+    let (worst, size) = list
+        .iter()
         .enumerate()
         .map(|(i, &c)| (i, c.count()))
         .max_by_key(|&(_, s)| s)
-        .expect("a full list is not empty")
+        .expect("a full list is not empty");
+    if carrier.count() < size {
+        list[worst] = carrier;
+        return (Some(worst), len);
+    }
+    (None, len)
 }
 
 impl<C: Cells> Lists<C> {
@@ -250,9 +262,8 @@ impl<C: Cells> Lists<C> {
     }
 
     /// Adds a full connection x–y unless a kept one's carrier is a subset of its carrier,
-    /// dropping kept supersets (when the list is full, the new one replaces the largest if it
-    /// is smaller: smaller carriers combine more often); queues it for the AND rule unless a
-    /// kept one was a subset.
+    /// dropping kept supersets (see [`place`] for a full list); queues it for the AND rule
+    /// unless a kept one was a subset.
     fn add_full(&mut self, x: usize, y: usize, carrier: C) {
         let p = self.pair(x, y);
         let pair = &mut self.pairs[p];
@@ -264,17 +275,8 @@ impl<C: Cells> Lists<C> {
             }
             supersets |= u32::from(c & carrier == carrier) << i;
         }
-        let mut n = remove_marked(&mut pair.fulls, None, n, supersets);
-        if n < MAX_FULLS {
-            pair.fulls[n] = carrier;
-            n += 1;
-        } else {
-            let (worst, size) = largest(&pair.fulls);
-            if carrier.count() < size {
-                pair.fulls[worst] = carrier;
-            }
-        }
-        pair.full_len = n as u8;
+        let n = remove_marked(&mut pair.fulls, None, n, supersets);
+        pair.full_len = place(&mut pair.fulls, n, carrier).1 as u8;
         self.linked[x] |= 1 << y;
         self.linked[y] |= 1 << x;
         if carrier.is_empty() {
@@ -323,17 +325,10 @@ impl<C: Cells> Lists<C> {
                 }
             }
         }
-        let mut n = remove_marked(&mut pair.semis, Some(&mut pair.keys), n, supersets);
-        if n < MAX_SEMIS {
-            pair.semis[n] = carrier;
-            pair.keys[n] = key as u8;
-            n += 1;
-        } else {
-            let (worst, size) = largest(&pair.semis);
-            if carrier.count() < size {
-                pair.semis[worst] = carrier;
-                pair.keys[worst] = key as u8;
-            }
+        let n = remove_marked(&mut pair.semis, Some(&mut pair.keys), n, supersets);
+        let (at, n) = place(&mut pair.semis, n, carrier);
+        if let Some(i) = at {
+            pair.keys[i] = key as u8;
         }
         pair.semi_len = n as u8;
         if let Some(full) = found {
