@@ -55,17 +55,6 @@ trap 'exit 130' INT TERM
 need_packages parallel parallel rsync rsync /usr/sbin/sshd openssh-server ssh openssh-client jq jq
 build_zermelo
 
-free_port() {
-    local port
-    for port in $(shuf -i 20000-60000 -n 100); do
-        if ! (: <"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-            echo "$port"
-            return
-        fi
-    done
-    die "no free port found"
-}
-
 say "starting sshd for the ssh host"
 mkdir -m 700 "$tmp/ssh"
 ssh-keygen -q -t ed25519 -N '' -f "$tmp/ssh/host_key"

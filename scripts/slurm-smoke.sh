@@ -66,18 +66,6 @@ trap 'exit 130' INT TERM
 need_packages slurmctld slurmctld slurmd slurmd sbatch slurm-client munged munge jq jq
 build_zermelo
 
-# A free TCP port on this machine (nothing answers on it).
-free_port() {
-    local port
-    for port in $(shuf -i 20000-60000 -n 100); do
-        if ! (: <"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-            echo "$port"
-            return
-        fi
-    done
-    die "no free port found"
-}
-
 say "starting munged, slurmctld and slurmd in $tmp"
 mkdir -p "$tmp"/{munge,state,spool,log,logs}
 dd if=/dev/urandom of="$tmp/munge/munge.key" bs=1024 count=1 status=none

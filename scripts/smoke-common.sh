@@ -16,6 +16,18 @@ die() {
     exit 1
 }
 
+# A free TCP port on this machine (nothing answers on it).
+free_port() {
+    local port
+    for port in $(shuf -i 20000-60000 -n 100); do
+        if ! (: <"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            echo "$port"
+            return
+        fi
+    done
+    die "no free port found"
+}
+
 # smoke_finish NAME RC LOG...: the end of a smoke test's EXIT trap, once its daemons are
 # stopped: on failure, the last lines of each log that exists; the temporary folder removed
 # (kept with KEEP=1); PASS or FAIL.
