@@ -176,7 +176,11 @@ wait_until 60 "the requeued task's return to the queue" \
     bash -c "[[ \$(scontrol -o show job ${array}_$task | grep -o 'JobState=[A-Z]*') == JobState=PENDING ]]"
 # Read while the task is pending, before anything can write the table again.
 checkpointed=$(values_in_checkpoint)
-# Slurm holds a requeued job back for two minutes (its begin time); a smoke test need not wait.
+# Slurm holds a requeued job back for two minutes (its begin time); a smoke test need not wait
+# that long, but must not start it in the same second as the requeue: slurmd revokes the old
+# run's credential with a one-second timestamp and refuses any credential issued up to that
+# second ("Job credential revoked"), which ends the task instead of restarting it.
+sleep 2
 scontrol update JobId="${array}_$task" StartTime=now
 say "task $task is pending again with $checkpointed values checkpointed"
 wait_until 60 "the requeued task's start" bash -c "grep -q 'officers: resuming' '$tmp/logs/task-$task.log'"
