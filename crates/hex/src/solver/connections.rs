@@ -19,6 +19,15 @@
 //!   full one with their union as carrier: whatever the opponent plays misses some semi's
 //!   carrier, and the player answers on that semi's key.
 //!
+//! *Pairings* (misère play) are the connections whose carrier is made of disjoint pairs of
+//! cells such that the player, holding any one cell of each pair, joins x and y; a semi pairing
+//! is a key and such pairs. The rules above keep this form when the OR rule joins two semis
+//! only, with disjoint carriers: their pairs and the pair of the two keys (the player holds one
+//! key, whose semi then joins them). Base connections have no pairs, and the AND rule unites
+//! disjoint pairings (through an empty midpoint, which becomes the key). Built with
+//! [`Proves::Pairings`], the engine applies the OR rule in that form only, and every connection
+//! it keeps is a pairing.
+//!
 //! Lists are capped (the [`MAX_FULLS`] smallest fulls and [`MAX_SEMIS`] smallest semis a pair),
 //! which loses connections but never claims a false one. What the search takes from the engine
 //! (see [`EdgeConnection`]): a full or semi connection between the player's two edges, and the
@@ -36,6 +45,16 @@ const MAX_SEMIS: usize = 12;
 /// The most points (two edges, stone groups, empty cells) a board can have: one per bit.
 const POINTS: usize = 128;
 
+/// Which connections the engine builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Proves {
+    /// Every connection the rules find: the player joins the points playing second.
+    Connections,
+    /// Pairings only (see the module's documentation): the player's opponent, answering every
+    /// move in a pair with the other cell of the pair, leaves the player joined.
+    Pairings,
+}
+
 /// What the connection engine proves between a player's two edges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct EdgeConnection {
@@ -49,6 +68,9 @@ pub(crate) struct EdgeConnection {
     /// the edges; the whole board when there is none. The opponent of the player, to move, must
     /// play there: any other move lets the player take the key of a semi it misses.
     pub must_play: Bitboard,
+    /// The keys of the semi connections kept between the edges: the player who plays one is
+    /// fully connected.
+    pub keys: Bitboard,
 }
 
 /// A set of cells as a plain integer, one bit per cell, the form the engine keeps carriers in:
@@ -134,6 +156,8 @@ struct Lists<C> {
     queue: Vec<(u8, u8, C)>,
     /// Set once the two edges are fully connected: nothing more is needed.
     done: bool,
+    /// Whether the OR rule keeps to pairings (see [`Proves::Pairings`]).
+    pairings: bool,
 }
 
 /// The board seen as points: which cells each stands for.
@@ -208,10 +232,11 @@ impl<C: Cells> Lists<C> {
             touching: Vec::new(),
             queue: Vec::new(),
             done: false,
+            pairings: false,
         }
     }
 
-    fn reset(&mut self, points: usize) {
+    fn reset(&mut self, points: usize, proves: Proves) {
         let pairs = points * (points - 1) / 2;
         if self.pairs.len() < pairs {
             let none = Pair {
@@ -233,6 +258,7 @@ impl<C: Cells> Lists<C> {
         self.touching.resize(points, 0);
         self.queue.clear();
         self.done = false;
+        self.pairings = proves == Proves::Pairings;
     }
 
     /// The index of the unordered pair {x, y} (x ≠ y): the pairs of the larger point with
@@ -299,9 +325,10 @@ impl<C: Cells> Lists<C> {
         {
             return;
         }
-        // OR rule: a kept semi disjoint from the new one, else a greedy run of kept semis that
-        // each shrink the intersection, until it is empty. Measured against exhaustive runs of
-        // two to four semis, the long greedy runs find the connections that matter more often.
+        // OR rule: a kept semi disjoint from the new one, else (not for pairings) a greedy run
+        // of kept semis that each shrink the intersection, until it is empty. Measured against
+        // exhaustive runs of two to four semis, the long greedy runs find the connections that
+        // matter more often.
         let mut found = None;
         let mut inter = carrier;
         let mut union = carrier;
@@ -317,7 +344,7 @@ impl<C: Cells> Lists<C> {
             }
             if (s & carrier).is_empty() {
                 found = Some(s | carrier);
-            } else if inter & s != inter {
+            } else if !self.pairings && inter & s != inter {
                 inter = inter & s;
                 union = union | s;
                 if inter.is_empty() {
@@ -346,6 +373,7 @@ impl<C: Cells> Points<C> {
         empty: Bitboard,
         a: Bitboard,
         b: Bitboard,
+        proves: Proves,
         lists: &mut Lists<C>,
     ) -> Points<C> {
         let mut points = Points {
@@ -376,7 +404,7 @@ impl<C: Cells> Points<C> {
             points.is_empty |= 1 << points.count;
             points.count += 1;
         }
-        lists.reset(points.count);
+        lists.reset(points.count, proves);
         let index = &points.point_of;
         for (p, around) in touch[..first_cell].iter().enumerate() {
             for c in around.cells() {
@@ -394,18 +422,19 @@ impl<C: Cells> Points<C> {
 }
 
 /// H-search for `stones` between edges `a` and `b`, given the empty cells (the opponent holds
-/// the rest): what it proves between the two edges.
+/// the rest): what it proves between the two edges, connections of the kind `proves`.
 pub(crate) fn edge_connection(
     g: &Geometry,
     stones: Bitboard,
     empty: Bitboard,
     a: Bitboard,
     b: Bitboard,
+    proves: Proves,
 ) -> EdgeConnection {
     if g.n * g.n <= 64 {
-        connect::<u64>(g, stones, empty, a, b)
+        connect::<u64>(g, stones, empty, a, b, proves)
     } else {
-        connect::<u128>(g, stones, empty, a, b)
+        connect::<u128>(g, stones, empty, a, b, proves)
     }
 }
 
@@ -416,9 +445,10 @@ fn connect<C: Cells>(
     empty: Bitboard,
     a: Bitboard,
     b: Bitboard,
+    proves: Proves,
 ) -> EdgeConnection {
     C::with_lists(|lists| {
-        let points = Points::build(g, stones, empty, a, b, lists);
+        let points = Points::build(g, stones, empty, a, b, proves, lists);
         saturate(&points, lists);
         let full = lists.fulls(0, 1).iter().copied().min_by_key(|c| c.count());
         let semi = lists
@@ -426,10 +456,14 @@ fn connect<C: Cells>(
             .min_by_key(|(c, _)| c.count())
             .map(|(c, k)| (k as usize, c.board()));
         let must_play = lists.semis(0, 1).fold(g.board, |m, (c, _)| m & c.board());
+        let keys = lists
+            .semis(0, 1)
+            .fold(Bitboard::EMPTY, |m, (_, k)| m.with(k as usize));
         EdgeConnection {
             full: full.map(C::board),
             semi,
             must_play,
+            keys,
         }
     })
 }
@@ -546,14 +580,42 @@ mod tests {
         })
     }
 
+    /// Whether `carrier` splits into pairs such that `mine`, with any one cell of each pair,
+    /// joins the ends: every way of pairing its lowest cell is tried, and for a full pairing
+    /// every choice of one cell a pair.
+    fn is_pairing(
+        g: &Geometry,
+        mine: Bitboard,
+        carrier: Bitboard,
+        ends: (Bitboard, Bitboard),
+        pairs: &mut Vec<(usize, usize)>,
+    ) -> bool {
+        let Some(c) = carrier.first() else {
+            return (0..1u32 << pairs.len()).all(|choice| {
+                let held = pairs.iter().enumerate().fold(mine, |m, (i, &(x, y))| {
+                    m.with(if choice >> i & 1 == 1 { x } else { y })
+                });
+                joined(g, held, ends.0, ends.1)
+            });
+        };
+        let rest = carrier.minus(Bitboard::single(c));
+        rest.cells().any(|d| {
+            pairs.push((c, d));
+            let found = is_pairing(g, mine, rest.minus(Bitboard::single(d)), ends, pairs);
+            pairs.pop();
+            found
+        })
+    }
+
     /// Every connection the engine keeps with carriers of type `C` holds: a full one with the
     /// opponent moving first inside its carrier, a semi one with the player moving first, the
-    /// key being in the carrier; carriers of up to 11 cells. Returns how many were checked.
-    fn every_connection_holds_with<C: Cells>() -> u64 {
+    /// key being in the carrier; carriers of up to 11 cells. With [`Proves::Pairings`], each is
+    /// a pairing as well (carriers of up to 10 cells). Returns how many were checked.
+    fn every_connection_holds_with<C: Cells>(proves: Proves) -> u64 {
         let mut checked = 0u64;
         for (g, stones, empty, (a, b)) in cases() {
             C::with_lists(|lists| {
-                let points = Points::build(g, stones, empty, a, b, lists);
+                let points = Points::build(g, stones, empty, a, b, proves, lists);
                 saturate(&points, lists);
                 // An endpoint as the cells that reach it: an edge's row, a group's stones, an
                 // empty cell (the player's for the test).
@@ -565,13 +627,14 @@ mod tests {
                 for x in 0..points.count {
                     for y in x + 1..points.count {
                         let mine = stones | points.cells[x].board() | points.cells[y].board();
-                        let claims = lists.fulls(x, y).iter().map(|&c| (c.board(), false)).chain(
+                        let claims = lists.fulls(x, y).iter().map(|&c| (c.board(), None)).chain(
                             lists.semis(x, y).map(|(c, k)| {
                                 assert!(c.board().has(k as usize), "the key is in the carrier");
-                                (c.board(), true)
+                                (c.board(), Some(k as usize))
                             }),
                         );
-                        for (carrier, semi) in claims {
+                        for (carrier, key) in claims {
+                            let semi = key.is_some();
                             assert!((carrier & mine).is_empty() && empty & carrier == carrier);
                             if carrier.count() > 11 {
                                 continue;
@@ -583,6 +646,18 @@ mod tests {
                                  carrier {carrier:?}, semi {semi}",
                                 g.n
                             );
+                            if proves == Proves::Pairings && carrier.count() <= 10 {
+                                let (held, pairs) = match key {
+                                    Some(k) => (mine.with(k), carrier.minus(Bitboard::single(k))),
+                                    None => (mine, carrier),
+                                };
+                                assert!(
+                                    is_pairing(g, held, pairs, (end(x), end(y)), &mut Vec::new()),
+                                    "{0}x{0} stones {stones:?} empty {empty:?}: points {x} {y}, \
+                                     carrier {carrier:?}, key {key:?} is no pairing",
+                                    g.n
+                                );
+                            }
                             checked += 1;
                         }
                     }
@@ -594,7 +669,7 @@ mod tests {
 
     #[test]
     fn every_connection_holds() {
-        let checked = every_connection_holds_with::<u64>();
+        let checked = every_connection_holds_with::<u64>(Proves::Connections);
         assert!(checked > 10_000, "{checked} connections checked");
     }
 
@@ -602,8 +677,15 @@ mod tests {
     /// boards only.
     #[test]
     fn every_connection_holds_with_wide_carriers() {
-        let checked = every_connection_holds_with::<u128>();
+        let checked = every_connection_holds_with::<u128>(Proves::Connections);
         assert!(checked > 10_000, "{checked} connections checked");
+    }
+
+    /// Every pairing the engine keeps holds and is a pairing.
+    #[test]
+    fn every_pairing_is_one() {
+        let checked = every_connection_holds_with::<u64>(Proves::Pairings);
+        assert!(checked > 10_000, "{checked} pairings checked");
     }
 
     /// Both carrier widths find exactly the same connections between the edges (the narrow
@@ -612,14 +694,16 @@ mod tests {
     fn both_widths_agree() {
         let mut compared = 0;
         for (g, stones, empty, edges) in cases() {
-            let narrow = connect::<u64>(g, stones, empty, edges.0, edges.1);
-            let wide = connect::<u128>(g, stones, empty, edges.0, edges.1);
-            assert_eq!(
-                narrow, wide,
-                "{0}x{0} stones {stones:?} empty {empty:?}",
-                g.n
-            );
-            compared += 1;
+            for proves in [Proves::Connections, Proves::Pairings] {
+                let narrow = connect::<u64>(g, stones, empty, edges.0, edges.1, proves);
+                let wide = connect::<u128>(g, stones, empty, edges.0, edges.1, proves);
+                assert_eq!(
+                    narrow, wide,
+                    "{0}x{0} stones {stones:?} empty {empty:?} {proves:?}",
+                    g.n
+                );
+                compared += 1;
+            }
         }
         assert!(compared > 1_000, "{compared} positions compared");
     }

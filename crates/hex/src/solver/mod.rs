@@ -9,7 +9,6 @@ mod inferior;
 mod moves_cache;
 mod proofs;
 mod search;
-mod vc;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
