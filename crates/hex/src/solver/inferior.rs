@@ -185,6 +185,55 @@ impl DeadCells {
         }
     }
 
+    /// The mover's candidate moves without the dominated ones, in misère play. The mover is
+    /// Black if `black`; `moves` are the candidates, none of them dead.
+    ///
+    /// **Domination in misère play.** If a stone on cell k, of either colour, would make its
+    /// empty neighbour v dead, the move v is at least as good as k. *Proof.* Say the mover X
+    /// wins by k. X plays v instead and follows the winning strategy as if X stood on k and v
+    /// were empty: when it asks for v, X plays k, and the two boards agree; when the opponent
+    /// Y plays k, X pretends Y played v. Both boards then have the same empty cells to the
+    /// end, and differ at most in that pair: the real one has X on v and Y on k, the pretended
+    /// one X on k and Y on v. If Y's stone on k makes v dead, the real board is worth the same
+    /// with Y on v too, and then differs from the pretended one only at k, Y's instead of X's.
+    /// If X's stone on k makes v dead, the pretended board is worth the same with X on v too,
+    /// and the real one differs from that only at k, Y's instead of X's. In misère Hex an
+    /// opponent's stone in place of one's own never hurts (a full board where the opponent
+    /// connects stays so with one more opponent's cell), so X wins the real game too.
+    ///
+    /// A candidate k is pruned when a neighbour v that dominates it is a candidate still kept,
+    /// and v is then never pruned: every pruned move has a kept one at least as good.
+    pub(crate) fn misere_superior(
+        &self,
+        mine: Bitboard,
+        theirs: Bitboard,
+        empty: Bitboard,
+        black: bool,
+        moves: Bitboard,
+    ) -> Bitboard {
+        let by_theirs = self.dead_if(theirs, empty, !black);
+        let by_mine = self.dead_if(mine, empty, black);
+        let n = self.g.n as i64;
+        let (mut kept, mut dominators) = (moves, Bitboard::EMPTY);
+        for v in moves.cells() {
+            if !kept.has(v) {
+                continue;
+            }
+            for (j, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+                if !(by_theirs[j] | by_mine[j]).has(v) {
+                    continue;
+                }
+                // dead_if puts v in direction j only when that neighbour is on the board.
+                let k = (v as i64 + dy * n + dx) as usize;
+                if kept.has(k) && !dominators.has(k) {
+                    kept = kept.minus(Bitboard::single(k));
+                    dominators = dominators.with(v);
+                }
+            }
+        }
+        kept
+    }
+
     /// Disjoint captured pairs of one player (Black if `black`): two neighbouring empty cells
     /// such that a stone of either on one of them, with the player's own on the other, would be
     /// dead. Whichever cell the opponent takes, the player answers on the other and the
@@ -431,5 +480,64 @@ mod tests {
             );
         }
         assert!(pruned > 10_000, "{pruned} moves pruned");
+    }
+
+    /// Domination in misère play against the retrograde oracle: on every 3x3 position in play
+    /// and 4x4 ones (one in three), a cell whose neighbour would be dead after a stone of
+    /// either colour on it wins only if that neighbour wins too, and the kept moves hold a
+    /// winning move whenever the candidates (every move but those that connect the mover) do.
+    #[test]
+    fn misere_domination_holds() {
+        use crate::retro::{RetroTable, RetroValue};
+        let mut pruned = 0;
+        for (n, step) in [(3, 1), (4, 3)] {
+            let g = Geometry::of(n);
+            let table = RetroTable::compute(n, true).unwrap();
+            let dead = DeadCells::new(g);
+            for (black, white) in crate::solver::colourings(n, step) {
+                if !matches!(
+                    table.value(black.0, white.0),
+                    Ok(RetroValue::Win | RetroValue::Loss)
+                ) {
+                    continue;
+                }
+                let black_to_move = black.count() == white.count();
+                let empty = g.board.minus(black | white);
+                // In misère play a move that connects the mover (game over) loses.
+                let wins = |m: usize| {
+                    let (b, w) = if black_to_move {
+                        (black.with(m), white)
+                    } else {
+                        (black, white.with(m))
+                    };
+                    matches!(table.value(b.0, w.0), Ok(RetroValue::Loss))
+                };
+                let (mine, theirs, a, b) = if black_to_move {
+                    (black, white, g.north, g.south)
+                } else {
+                    (white, black, g.west, g.east)
+                };
+                let moves = empty.minus(g.winning_cells(mine, empty, a, b));
+                let by_mine = dead.dead_if(mine, empty, black_to_move);
+                let by_theirs = dead.dead_if(theirs, empty, !black_to_move);
+                for (j, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+                    for v in (by_mine[j] | by_theirs[j]).cells() {
+                        let k = (v as i64 + dy * n as i64 + dx) as usize;
+                        assert!(
+                            !wins(k) || wins(v),
+                            "{k} dominated by {v}: {black:?} {white:?}"
+                        );
+                    }
+                }
+                let kept = dead.misere_superior(mine, theirs, empty, black_to_move, moves);
+                pruned += (moves.count() - kept.count()) as usize;
+                assert_eq!(
+                    moves.cells().any(wins),
+                    kept.cells().any(wins),
+                    "black {black:?} white {white:?}: kept {kept:?}"
+                );
+            }
+        }
+        assert!(pruned > 1_000, "{pruned} moves pruned");
     }
 }

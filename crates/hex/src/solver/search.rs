@@ -167,6 +167,28 @@ impl<'a> Search<'a> {
     /// there is one (it cannot connect them, as the owner ends up connected). And a move on
     /// the key of one of the mover's semi pairings loses: it leaves the mover a full one.
     ///
+    /// Misère, colour symmetry: when a reflection that swaps the players' edges (in the long
+    /// diagonal, alone or with the 180° rotation) maps the position onto itself with the
+    /// colours swapped, the mover wins exactly when the number of empty cells is even. Both
+    /// players then stand alike, so the side to move is worth the same whoever it is. With an
+    /// odd count, a move off the axis is answered by its reflection, which gives such a
+    /// position again with two fewer empty cells; a move m on the axis cannot win either: the
+    /// opponent would then win the reflected position from the second seat, and steals that
+    /// win here by pretending the mover's stone at m is theirs (an opponent's stone where one's
+    /// own would be never hurts in misère Hex, see below). With an even count, were the mover
+    /// to lose, the second player would win whoever starts; the mover then plays second with an
+    /// imaginary opponent's stone on some empty cell (moved to another when the opponent fills
+    /// it), and as the opponent makes the last move, the imaginary stone ends up real. So a
+    /// symmetric position with an odd count is lost, a move that makes one with an even count
+    /// wins, and a move that makes one with an odd count loses.
+    ///
+    /// Misère, fill-in: a pair of empty cells captured by a player (their stone on either makes
+    /// the other dead) goes to that player without changing the value, and the count of empty
+    /// cells keeps its parity. Whoever wins with the pair filled wins without: a move in the
+    /// pair is answered on its other cell, after which the pair is worth the same as filled
+    /// (one stone of the owner's, the other cell dead); and a player forced into the pair
+    /// (nothing else left) opens it, and the other player must close it.
+    ///
     /// Misère, dead cells: if the mover has a winning move m, a stone on a dead cell d wins too,
     /// so d is the only move searched. Misère Hex is decided by the full board (the loser is
     /// whoever is connected once every cell is filled: the first connection stays, and the
@@ -194,8 +216,8 @@ impl<'a> Search<'a> {
         };
         let (ma, mb, ta, tb) = self.edges(node.black_to_move);
         let own_connecting = g.winning_cells(mine, empty, ma, mb);
-        // The stones after fill-in (normal play), for the symmetry test.
-        let mut filled = None;
+        // The stones after fill-in, for the symmetry test.
+        let filled;
         let mut moves = match self.rules {
             Rules::Normal => {
                 if let Some(i) = self.first_in_order(own_connecting) {
@@ -232,11 +254,11 @@ impl<'a> Search<'a> {
                     return Analysis::Decided(false, None);
                 }
                 moves &= empty;
-                filled = Some(if node.black_to_move {
+                filled = if node.black_to_move {
                     (mine, theirs)
                 } else {
                     (theirs, mine)
-                });
+                };
                 let own = connections::edge_connection(g, mine, empty, ma, mb, Proves::Connections);
                 if let Some(carrier) = own.full {
                     // Connected whatever the opponent does: any move keeps it so.
@@ -256,7 +278,7 @@ impl<'a> Search<'a> {
                     return Analysis::Decided(false, None);
                 }
                 // A stone on a dead cell is worth a pass, never more than another move.
-                let (black, white) = filled.expect("set above");
+                let (black, white) = filled;
                 let alive = moves.minus(self.dead.find(black, white));
                 let alive = match alive.is_empty() {
                     true => Bitboard::single(moves.first().expect("moves is not empty")),
@@ -273,12 +295,54 @@ impl<'a> Search<'a> {
                 }
             }
             Rules::Misere => {
+                // Colour symmetry, as explained above, on the position as it stands.
+                let (symmetric, mirror) = self.colour_mirror(mine, theirs);
+                let mover_moves_last = empty.count() % 2 == 1;
+                if symmetric && mover_moves_last {
+                    return Analysis::Decided(false, None);
+                }
+                if let Some(m) = mirror.first().filter(|_| !mover_moves_last) {
+                    return Analysis::Decided(true, Some(m));
+                }
+                // Fill-in: captured pairs go to their owner (proof above); the count of empty
+                // cells keeps its parity.
+                let raw_empty = empty;
+                let (mut mine, mut theirs, mut empty) = (mine, theirs, empty);
+                let mut fill_mine = Bitboard::EMPTY;
+                loop {
+                    let fm = self.dead.captured(mine, empty, node.black_to_move);
+                    let ft = self
+                        .dead
+                        .captured(theirs, empty.minus(fm), !node.black_to_move);
+                    if (fm | ft).is_empty() {
+                        break;
+                    }
+                    (mine, theirs, empty) = (mine | fm, theirs | ft, empty.minus(fm | ft));
+                    fill_mine |= fm;
+                }
+                if g.connects(mine, ma, mb) {
+                    return Analysis::Decided(false, None);
+                }
+                if g.connects(theirs, ta, tb) {
+                    // Every move of the filled position wins, and so does one on a captured
+                    // cell of the mover's (the other cell of its pair is then dead). Should the
+                    // filled board be full of the opponent's pairs, the search finds the move.
+                    match self.first_in_order(empty | fill_mine) {
+                        Some(m) => return Analysis::Decided(true, Some(m)),
+                        None => return Analysis::Moves(raw_empty.minus(own_connecting)),
+                    }
+                }
+                filled = if node.black_to_move {
+                    (mine, theirs)
+                } else {
+                    (theirs, mine)
+                };
+                let own_connecting = g.winning_cells(mine, empty, ma, mb);
                 let safe = empty.minus(own_connecting);
                 if safe.is_empty() {
                     return Analysis::Decided(false, None);
                 }
                 // The parity of forbidden cells, as explained above.
-                let mover_moves_last = empty.count() % 2 == 1;
                 if mover_moves_last && !own_connecting.is_empty() {
                     return Analysis::Decided(false, None);
                 }
@@ -312,23 +376,55 @@ impl<'a> Search<'a> {
                         return Analysis::Decided(true, Some(m));
                     }
                 }
-                // The key of a semi pairing of the mover's makes it full: a losing move.
-                let moves = safe.minus(own.keys);
+                // Losing moves: the key of a semi pairing of the mover's makes it full, and a
+                // move that makes the position colour-symmetric leaves the opponent a win.
+                let losing = own.keys | mirror;
+                let moves = safe.minus(losing);
                 // A stone on a dead cell is as good as the best move (proof above), so if it
-                // is a losing key, every move loses.
-                match self.first_in_order(safe & self.dead.find(node.black, node.white)) {
-                    Some(d) if own.keys.has(d) => return Analysis::Decided(false, None),
+                // loses, every move loses.
+                let (black, white) = filled;
+                match self.first_in_order(safe & self.dead.find(black, white)) {
+                    Some(d) if losing.has(d) => return Analysis::Decided(false, None),
                     Some(d) => Bitboard::single(d),
                     None if moves.is_empty() => return Analysis::Decided(false, None),
-                    None => moves,
+                    None => {
+                        self.dead
+                            .misere_superior(mine, theirs, empty, node.black_to_move, moves)
+                    }
                 }
             }
         };
-        let (black, white) = filled.unwrap_or((node.black, node.white));
+        let (black, white) = filled;
         if moves.count() > 1 && g.rotate(black) == black && g.rotate(white) == white {
             moves &= self.lower_half();
         }
         Analysis::Moves(moves)
+    }
+
+    /// Colour symmetry of a position, the mover's stones `mine` and the opponent's `theirs`:
+    /// whether a reflection that swaps the players' edges (in the long diagonal, alone or
+    /// followed by the 180° rotation) maps each player's stones onto the other's, and the
+    /// mover's moves after which one does.
+    fn colour_mirror(&self, mine: Bitboard, theirs: Bitboard) -> (bool, Bitboard) {
+        let g = self.g;
+        let (mut symmetric, mut mirror) = (false, Bitboard::EMPTY);
+        let once = g.transpose(mine);
+        for reflected in [once, g.rotate(once)] {
+            symmetric |= reflected == theirs;
+            // After the mover's stone on c, the reflection of the mover's stones is this one
+            // plus c's image: the opponent's stones must hold exactly one cell more.
+            let rest = theirs.minus(reflected);
+            if reflected & theirs == reflected && rest.count() == 1 {
+                let image = g.transpose(rest);
+                let c = if reflected == once {
+                    image
+                } else {
+                    g.rotate(image)
+                };
+                mirror |= c.minus(mine | theirs);
+            }
+        }
+        (symmetric, mirror)
     }
 
     /// [`Search::analyse`], remembering the moves of open positions in this thread's cache.
@@ -645,6 +741,57 @@ mod tests {
             RetroValue::GameOver => rules == Rules::Normal,
             RetroValue::Illegal => unreachable!("a move from a position in play is legal"),
         }
+    }
+
+    /// Colour symmetry (misère): in a position that a reflection swapping the players' edges
+    /// maps onto itself with the colours swapped, the mover wins exactly when the number of
+    /// empty cells is even, and so a move that makes such a position wins exactly when it
+    /// leaves an odd number. Checked against the retrograde oracle on every position in play
+    /// of 3x3 and 4x4.
+    #[test]
+    fn colour_symmetry_decides_misere() {
+        let (mut symmetric, mut mirrors) = (0, 0);
+        for n in [3, 4] {
+            let table = RetroTable::compute(n, true).unwrap();
+            let tt = TranspositionTable::with_megabytes(1).unwrap();
+            let search = Search::new(&tt, Rules::Misere, n);
+            for (black, white) in crate::solver::colourings(n, 1) {
+                let wins = match table.value(black.0, white.0).unwrap() {
+                    RetroValue::Win => true,
+                    RetroValue::Loss => false,
+                    RetroValue::GameOver | RetroValue::Illegal => continue,
+                };
+                let black_to_move = black.count() == white.count();
+                let node = Node {
+                    black,
+                    white,
+                    black_to_move,
+                };
+                let (mine, theirs) = match black_to_move {
+                    true => (black, white),
+                    false => (white, black),
+                };
+                let empty = search.g.board.minus(black | white).count();
+                let (is_symmetric, mirror) = search.colour_mirror(mine, theirs);
+                if is_symmetric {
+                    assert_eq!(wins, empty % 2 == 0, "{n}x{n} {black:?} {white:?}");
+                    symmetric += 1;
+                }
+                for m in mirror.cells() {
+                    let context = format!("{n}x{n} {black:?} {white:?} move {m}");
+                    assert_eq!(
+                        move_wins(&table, Rules::Misere, node, m),
+                        empty % 2 == 0,
+                        "{context}"
+                    );
+                    mirrors += 1;
+                }
+            }
+        }
+        assert!(
+            symmetric > 100 && mirrors > 1_000,
+            "{symmetric} symmetric positions, {mirrors} mirror moves"
+        );
     }
 
     /// A move on the key of one of the mover's semi pairings loses (misère): checked against
