@@ -1,6 +1,7 @@
 //! The search solver against the independent retrograde oracle: every legal 3x3 position and a
 //! large random sample of 4x4 positions, with either side to move, normal and misère play, one
-//! thread and two; and every winning move of each sampled position.
+//! thread and two; and every winning move of each sampled position. Beyond the oracle, sampled
+//! 5x5 misère endgames against plain search.
 
 use std::sync::OnceLock;
 
@@ -285,5 +286,86 @@ fn one_solver_serves_several_board_sizes() {
                 }
             }
         }
+    }
+}
+
+/// Whether the side to move wins misère Hex from (`black`, `white`), by plain memoised search
+/// over every move, with no knowledge: the independent check beyond the oracle's 4x4.
+fn plain_misere_win(
+    g: &zermelo_hex::Geometry,
+    black: Bitboard,
+    white: Bitboard,
+    black_to_move: bool,
+    memo: &mut std::collections::HashMap<(u128, u128), bool>,
+) -> bool {
+    if let Some(&v) = memo.get(&(black.0, white.0)) {
+        return v;
+    }
+    let empty = g.board.minus(black | white);
+    let win = empty.cells().any(|m| {
+        if black_to_move {
+            let b = black.with(m);
+            !g.connects(b, g.north, g.south) && !plain_misere_win(g, b, white, false, memo)
+        } else {
+            let w = white.with(m);
+            !g.connects(w, g.west, g.east) && !plain_misere_win(g, black, w, true, memo)
+        }
+    });
+    memo.insert((black.0, white.0), win);
+    win
+}
+
+/// Sampled 5x5 misère endgames (10 to 14 empty cells), beyond the oracle's reach: the winner
+/// and every winning move agree with plain search.
+#[test]
+fn sampled_5x5_misere_endgames_agree_with_plain_search() {
+    let g = zermelo_hex::Geometry::of(5);
+    let solver = solver(Rules::Misere, 2);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut checked = 0;
+    while checked < 60 {
+        let mut p = Position::new(5).unwrap();
+        let stones = 11 + (next() % 5) as u32;
+        while p.stones() < stones && p.connected().is_none() {
+            let empty: Vec<usize> = p.empty().cells().collect();
+            let i = empty[(next() % empty.len() as u64) as usize];
+            p = p.play(zermelo_hex::Cell::from_index(i, 5)).unwrap();
+        }
+        if p.connected().is_some() {
+            continue;
+        }
+        let mut memo = std::collections::HashMap::new();
+        let black_to_move = p.to_move() == Player::Black;
+        let wins = plain_misere_win(g, p.black(), p.white(), black_to_move, &mut memo);
+        let s = solver.solve(&p, true).unwrap();
+        assert_eq!(s.winner == p.to_move(), wins, "winner of\n{p}");
+        let expected: Vec<_> = p
+            .empty()
+            .cells()
+            .filter(|&m| {
+                let (b, w) = match black_to_move {
+                    true => (p.black().with(m), p.white()),
+                    false => (p.black(), p.white().with(m)),
+                };
+                let over = match black_to_move {
+                    true => g.connects(b, g.north, g.south),
+                    false => g.connects(w, g.west, g.east),
+                };
+                !over && !plain_misere_win(g, b, w, !black_to_move, &mut memo)
+            })
+            .map(|m| zermelo_hex::Cell::from_index(m, 5))
+            .collect();
+        assert_eq!(
+            s.winning_moves.as_deref(),
+            Some(&expected[..]),
+            "winning moves of\n{p}"
+        );
+        checked += 1;
     }
 }
