@@ -1,79 +1,36 @@
 #!/usr/bin/env bash
-# How far zermelo gets on misère 6x6: each opening, then the empty board, each searched with a
-# time limit by `zermelo hex solve --misere`. An opening and its 180° rotation have the same value,
-# so only the first of each pair is searched. Writes results/hex/6x6-misere-report.md (written to
-# a temporary file first, then renamed) and prints it.
+# Misère 6x6, every opening, as an overnight batch job (jobs/misere-6x6.toml) that can be
+# killed and run again without losing the openings it solved: their proofs are kept in
+# runs/misere-6x6/misere-6x6.proofs and a rerun starts from them. The run stops after HOURS (it
+# saves its proofs on SIGTERM); then the table is written to results/hex/6x6-misere-openings.*
+# once every opening is proven, and results/hex/6x6-misere-report.md (the openings proven so
+# far and those still open) until then.
 #
-# Usage: scripts/misere-6x6.sh [SECONDS_PER_POSITION] [THREADS] [TT_MB]   (default: 60 1 512)
+# Usage: scripts/misere-6x6.sh [HOURS] [THREADS]   (default: 10 and one per core)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-limit=${1:-60}
-threads=${2:-1}
-tt=${3:-512}
+hours=${1:-10}
+threads=(${2:+--threads "$2"})
 cargo build --release -q -p zermelo
 bin=target/release/zermelo
-out=results/hex/6x6-misere-report.md
-tmp=$(mktemp "$out.XXXXXX")
-trap 'rm -f "$tmp"' EXIT
+run=runs/misere-6x6
+proofs=$run/misere-6x6.proofs
 
-# Prints "value nodes seconds" for one position (value: "win"/"loss" for the first player, or
-# "open" when the limit ran out).
-solve() {
-  local json
-  if json=$(timeout "$limit" "$bin" hex solve --size 6 --misere --threads "$threads" \
-    --tt-mb "$tt" --json "$@" 2>/dev/null); then
-    python3 -c 'import json,sys; d=json.loads(sys.argv[1])
-print("win" if d["winner"] == "black" else "loss", d["nodes"], "%.1f" % d["seconds"])' "$json"
-  else
-    echo "open - $limit"
-  fi
-}
-
-cells=()
-for y in 1 2 3 4 5 6; do
-  for x in a b c d e f; do cells+=("$x$y"); done
-done
-{
-  echo "# Misère 6x6: how far zermelo gets"
-  echo
-  echo "Each position searched by \`zermelo hex solve --size 6 --misere --threads $threads"
-  echo "--tt-mb $tt\` with a limit of $limit s (\`scripts/misere-6x6.sh $limit $threads $tt\`)."
-  echo "\"open\" means the limit ran out. An opening and its 180° rotation have the same value;"
-  echo "the second of each pair is not searched again."
-  echo
-  echo "| opening | first player | nodes | seconds |"
-  echo "|---------|--------------|-------|---------|"
-} >"$tmp"
-declare -A value
-for i in "${!cells[@]}"; do
-  cell=${cells[$i]}
-  twin=${cells[$((35 - i))]}
-  if [ -n "${value[$twin]:-}" ]; then
-    value[$cell]=${value[$twin]}
-    echo "| $cell | ${value[$cell]} (as $twin) | | |" >>"$tmp"
-    continue
-  fi
-  read -r v nodes secs < <(solve --moves "$cell")
-  # The solver answers for the side to move after the opening (White).
-  case $v in
-    win) v=loses ;;
-    loss) v=wins ;;
-  esac
-  value[$cell]=$v
-  echo "| $cell | $v | $nodes | $secs |" | tee -a "$tmp" >&2
-done
-read -r v nodes secs < <(solve)
-case $v in
-  win) line="the first player wins ($nodes nodes, $secs s)" ;;
-  loss) line="the first player loses ($nodes nodes, $secs s)" ;;
-  *) line="open after $secs s" ;;
+start=$(date +%s)
+status=0
+timeout --signal=TERM --kill-after=300 "${hours}h" \
+  "$bin" batch run jobs/misere-6x6.toml --out "$run" "${threads[@]}" || status=$?
+case $status in
+  0) echo "misère 6x6: the batch job is done ($(($(date +%s) - start)) s)" ;;
+  124) echo "misère 6x6: stopped after $hours h; run the script again to go on" ;;
+  *) echo "misère 6x6: the batch run failed (exit $status)" >&2 ;;
 esac
-{
-  echo
-  echo "Empty board: $line."
-} >>"$tmp"
-chmod 644 "$tmp"
-sync "$tmp"
-mv "$tmp" "$out"
-trap - EXIT
-cat "$out"
+if [[ ! -e $proofs ]]; then
+  echo "misère 6x6: no proofs saved yet in $proofs" >&2
+  exit 1
+fi
+"$bin" hex openings --size 6 --misere --proofs "$proofs" --proven-only --out results/hex
+# The report describes an unfinished table: it goes once the table is written.
+if [[ -e results/hex/6x6-misere-openings.json ]]; then
+  rm -f results/hex/6x6-misere-report.md
+fi

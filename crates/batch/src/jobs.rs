@@ -622,6 +622,22 @@ mod tests {
         assert_eq!(jobs.iter().filter(|j| j.table_file().is_some()).count(), 12);
     }
 
+    /// The misère 6x6 job solves the openings and keeps its proofs, so that a rerun goes on.
+    #[test]
+    fn the_misere_6x6_job_parses() {
+        let jobs = parse(include_str!("../../../jobs/misere-6x6.toml")).unwrap();
+        assert_eq!(jobs.len(), 1);
+        let job = &jobs[0];
+        assert_eq!(
+            job.kind,
+            Kind::HexOpenings {
+                size: 6,
+                misere: true
+            }
+        );
+        assert_eq!(job.proofs_file().as_deref(), Some("misere-6x6.proofs"));
+    }
+
     #[test]
     fn jobs_written_out_read_back_the_same() {
         let jobs = parse(include_str!("../../../jobs/overnight.toml")).unwrap();

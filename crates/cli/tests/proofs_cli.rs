@@ -325,3 +325,92 @@ fn proof_files_of_several_runs_merge_and_a_solve_resumes_from_them() {
     let e = error(&["hex", "proofs", "merge", s(&m), s(&c), s(&d)]);
     assert!(e.contains("4x4 misère Hex"), "{e}");
 }
+
+/// `hex openings --proven-only` searches nothing: it gives the table once the proofs hold every
+/// opening, and otherwise lists the openings known and open, with a report in --out.
+#[test]
+fn proven_only_gives_the_table_or_what_is_still_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let four = dir.path().join("four.proofs");
+    let solved = json(&[
+        "hex",
+        "openings",
+        "--size",
+        "4",
+        "--misere",
+        "--no-plies",
+        "--json",
+        "--proofs",
+        s(&four),
+    ]);
+    let known = json(&[
+        "hex",
+        "openings",
+        "--size",
+        "4",
+        "--misere",
+        "--json",
+        "--proofs",
+        s(&four),
+        "--proven-only",
+    ]);
+    assert_eq!(table(&known), table(&solved));
+    assert_eq!(known["nodes"], 0);
+
+    // The proofs of one 5x5 opening that needs a search, e3 (a loss for the first player).
+    let five = dir.path().join("five.proofs");
+    let e3 = json(&[
+        "hex",
+        "solve",
+        "--size",
+        "5",
+        "--moves",
+        "e3",
+        "--json",
+        "--proofs",
+        s(&five),
+    ]);
+    assert_eq!(e3["winner"], "white", "{e3}");
+    let out = dir.path().join("out");
+    let partial = json(&[
+        "hex",
+        "openings",
+        "--size",
+        "5",
+        "--json",
+        "--proofs",
+        s(&five),
+        "--proven-only",
+        "--out",
+        s(&out),
+    ]);
+    let openings = partial["openings"].as_array().unwrap();
+    let e3 = openings.iter().find(|o| o["cell"] == "e3").unwrap();
+    assert_eq!(e3["first_player_wins"], false, "{partial}");
+    let open = partial["open"].as_array().unwrap();
+    assert!(
+        !open.is_empty() && !open.contains(&"e3".into()),
+        "{partial}"
+    );
+    for o in openings {
+        assert_eq!(
+            o["first_player_wins"].is_null(),
+            open.contains(&o["cell"]),
+            "{partial}"
+        );
+    }
+    let report = std::fs::read_to_string(out.join("5x5-report.md")).unwrap();
+    assert!(report.contains("| e3 | loses |"), "{report}");
+
+    let missing = dir.path().join("missing.proofs");
+    let line = error(&[
+        "hex",
+        "openings",
+        "--size",
+        "5",
+        "--proofs",
+        s(&missing),
+        "--proven-only",
+    ]);
+    assert!(line.contains("no proofs file"), "{line}");
+}

@@ -37,6 +37,12 @@ pub struct Args {
     search: SearchOptions,
     #[command(flatten)]
     proofs: ProofOptions,
+    /// Search nothing: take each opening from the proofs file (or the analysis of the position
+    /// after it) and list those still open. The table is printed and written as usual once
+    /// every opening is known; until then the openings known and open are, and --out gets
+    /// NxN-report.md (NxN-misere-report.md in misère play). Needs --proofs.
+    #[arg(long, requires = "proofs")]
+    proven_only: bool,
 }
 
 /// Parses "5" or "1-5".
@@ -97,6 +103,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(dir) = &args.out {
         crate::output::prepare_out_dir(dir)?;
     }
+    if args.proven_only {
+        return proven_only(&args);
+    }
     let (solver, file) = args
         .proofs
         .open(args.search.solver(args.size.1)?, args.size.1)?;
@@ -141,6 +150,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             threads: solver.threads(),
             kept,
         };
+        write_table(&args, &table)?;
+    }
+    Ok(())
+}
+
+/// Prints a size's table and writes its files to --out.
+fn write_table(args: &Args, table: &Table) -> anyhow::Result<()> {
+    {
         let doc = table.json();
         if args.json {
             outln!("{doc}")?;
@@ -163,6 +180,106 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         .display()
                 )?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// `--proven-only`: the openings of one size known without a search (see [`Args`]).
+fn proven_only(args: &Args) -> anyhow::Result<()> {
+    let n = args.size.0;
+    let path = args.proofs.proofs.as_ref().expect("clap requires --proofs");
+    if !path.exists() {
+        anyhow::bail!("--proven-only: no proofs file at {}", path.display());
+    }
+    let start = Instant::now();
+    let (solver, _) = args.proofs.open(args.search.solver(n)?, n)?;
+    let known = solver.known_openings(n)?;
+    let rules = args.search.rules();
+    if known.iter().all(|(_, v)| v.is_some()) {
+        let openings = known
+            .iter()
+            .map(|&(cell, v)| Opening {
+                cell,
+                first_player_wins: v.expect("all known"),
+                nodes: 0,
+                seconds: 0.0,
+            })
+            .collect();
+        let table = Table {
+            n,
+            rules,
+            openings,
+            plies: None,
+            seconds: start.elapsed().as_secs_f64(),
+            threads: solver.threads(),
+            kept: None,
+        };
+        return write_table(args, &table);
+    }
+    let open: Vec<String> = known
+        .iter()
+        .filter(|(_, v)| v.is_none())
+        .map(|(c, _)| c.to_string())
+        .collect();
+    let value = |v: Option<bool>| match v {
+        Some(true) => "wins",
+        Some(false) => "loses",
+        None => "open",
+    };
+    let summary = format!(
+        "{n}x{n} {} Hex: {} of {} openings known from {}; open: {}",
+        rules_prose(rules),
+        n * n - open.len(),
+        n * n,
+        path.display(),
+        open.join(" ")
+    );
+    if args.json {
+        let openings: Vec<Value> = known
+            .iter()
+            .map(|&(cell, v)| json!({"cell": cell.to_string(), "first_player_wins": v}))
+            .collect();
+        outln!(
+            "{}",
+            json!({
+                "size": n,
+                "rules": rules_name(rules),
+                "misere": rules == Rules::Misere,
+                "openings": openings,
+                "open": open,
+                "zermelo_version": env!("CARGO_PKG_VERSION"),
+            })
+        )?;
+    } else {
+        outln!("{summary}")?;
+    }
+    if let Some(dir) = &args.out {
+        let mut md = format!(
+            "# {n}x{n} Hex openings, {} play: the openings still open\n\n{summary}.\n\n\
+             Written by `zermelo hex openings --size {n}{} --proofs PATH --proven-only` \
+             (zermelo {}): each opening as the proofs of the runs so far give it, or the \
+             analysis of the position after it, without a search. Black moves first.\n\n\
+             | opening | first player |\n|---------|--------------|\n",
+            rules_prose(rules),
+            if rules == Rules::Misere {
+                " --misere"
+            } else {
+                ""
+            },
+            env!("CARGO_PKG_VERSION"),
+        );
+        for &(cell, v) in &known {
+            let _ = writeln!(md, "| {cell} | {} |", value(v));
+        }
+        let stem = match rules {
+            Rules::Normal => format!("{n}x{n}-report"),
+            Rules::Misere => format!("{n}x{n}-misere-report"),
+        };
+        let file = dir.join(format!("{stem}.md"));
+        zermelo_store::atomic_write(&file, md.as_bytes())?;
+        if !args.json {
+            outln!("wrote {}", file.display())?;
         }
     }
     Ok(())

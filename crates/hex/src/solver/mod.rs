@@ -316,6 +316,32 @@ impl Solver {
             .install(|| crate::length::perfect_play_length(position, self.rules, &value))
     }
 
+    /// The value of every opening of an n x n board as far as it is known without a search:
+    /// from the table or the proofs this solver was given, or decided by the analysis of the
+    /// position after it. Whether the first player wins each opening, `None` for one still
+    /// open, in cell order.
+    pub fn known_openings(&self, n: usize) -> Result<Vec<(Cell, Option<bool>)>, HexError> {
+        let empty = Position::new(n)?;
+        let node = Node {
+            black: empty.black(),
+            white: empty.white(),
+            black_to_move: true,
+        };
+        let search = self.search(n);
+        let g = search.g;
+        Ok((0..n * n)
+            .map(|c| {
+                let child = node.play(c);
+                let value = if g.connects(child.black, g.north, g.south) {
+                    Some(self.rules == Rules::Normal)
+                } else {
+                    search.known(child).map(|win| !win)
+                };
+                (Cell::from_index(c, n), value)
+            })
+            .collect())
+    }
+
     /// Solves every first move on the empty n x n board, in parallel. `on_done` is called (from
     /// any thread) as each opening is settled. The list is in cell order (a1, b1, ...).
     ///

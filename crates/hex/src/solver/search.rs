@@ -488,6 +488,19 @@ impl<'a> Search<'a> {
         (Bitboard(b.0 | key_bits(self.g.n, node.black_to_move)), w)
     }
 
+    /// Whether the side to move wins `node` (whose game is not over), if the table, the proofs
+    /// or the analysis tell it without a search.
+    pub fn known(&self, node: Node) -> Option<bool> {
+        let (kb, kw) = self.key(node);
+        match self.probe(kb, kw) {
+            Some(TtData::Solved { win, .. }) => Some(win),
+            _ => match self.analyse(node) {
+                Analysis::Decided(win, _) => Some(win),
+                Analysis::Moves(_) => None,
+            },
+        }
+    }
+
     /// Sequential search: whether the side to move wins `node` (whose game is not over).
     pub fn search(&self, node: Node, nodes: &mut u64) -> bool {
         let (kb, kw) = self.key(node);
