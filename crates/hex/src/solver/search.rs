@@ -237,20 +237,8 @@ impl<'a> Search<'a> {
                 };
                 // Fill-in: captured pairs go to their owner, which leaves the value unchanged
                 // and makes the connections below stronger.
-                // Each round's stones can capture more pairs in the next.
-                let (mut mine, mut theirs, mut empty) = (mine, theirs, empty);
-                let mut fill_mine = Bitboard::EMPTY;
-                loop {
-                    let fm = self.dead.captured(mine, empty, node.black_to_move);
-                    let ft = self
-                        .dead
-                        .captured(theirs, empty.minus(fm), !node.black_to_move);
-                    if (fm | ft).is_empty() {
-                        break;
-                    }
-                    (mine, theirs, empty) = (mine | fm, theirs | ft, empty.minus(fm | ft));
-                    fill_mine |= fm;
-                }
+                let (mine, theirs, empty, fill_mine) =
+                    self.fill_in(mine, theirs, empty, node.black_to_move);
                 if g.connects(mine, ma, mb) {
                     // The filled position is won even with the opponent to move, so every
                     // move wins; one of the mover's pairs is as good as any.
@@ -313,19 +301,8 @@ impl<'a> Search<'a> {
                 // Fill-in: captured pairs go to their owner (proof above); the count of empty
                 // cells keeps its parity.
                 let raw_empty = empty;
-                let (mut mine, mut theirs, mut empty) = (mine, theirs, empty);
-                let mut fill_mine = Bitboard::EMPTY;
-                loop {
-                    let fm = self.dead.captured(mine, empty, node.black_to_move);
-                    let ft = self
-                        .dead
-                        .captured(theirs, empty.minus(fm), !node.black_to_move);
-                    if (fm | ft).is_empty() {
-                        break;
-                    }
-                    (mine, theirs, empty) = (mine | fm, theirs | ft, empty.minus(fm | ft));
-                    fill_mine |= fm;
-                }
+                let (mine, theirs, empty, fill_mine) =
+                    self.fill_in(mine, theirs, empty, node.black_to_move);
                 if g.connects(mine, ma, mb) {
                     return Analysis::Decided(false, None);
                 }
@@ -431,6 +408,28 @@ impl<'a> Search<'a> {
             }
         }
         (symmetric, mirror)
+    }
+
+    /// Fill-in (see [`Search::analyse`]): each player's captured pairs given to that player,
+    /// round after round while the new stones capture more. Returns the mover's stones, the
+    /// opponent's, the empty cells left, and the cells given to the mover.
+    fn fill_in(
+        &self,
+        mut mine: Bitboard,
+        mut theirs: Bitboard,
+        mut empty: Bitboard,
+        black_to_move: bool,
+    ) -> (Bitboard, Bitboard, Bitboard, Bitboard) {
+        let mut fill_mine = Bitboard::EMPTY;
+        loop {
+            let fm = self.dead.captured(mine, empty, black_to_move);
+            let ft = self.dead.captured(theirs, empty.minus(fm), !black_to_move);
+            if (fm | ft).is_empty() {
+                return (mine, theirs, empty, fill_mine);
+            }
+            (mine, theirs, empty) = (mine | fm, theirs | ft, empty.minus(fm | ft));
+            fill_mine |= fm;
+        }
     }
 
     /// [`Search::analyse`], remembering the moves of open positions in this thread's cache.
