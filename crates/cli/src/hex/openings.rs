@@ -157,29 +157,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Prints a size's table and writes its files to --out.
 fn write_table(args: &Args, table: &Table) -> anyhow::Result<()> {
-    {
-        let doc = table.json();
-        if args.json {
-            outln!("{doc}")?;
-        } else {
-            out!("{}", table.text())?;
-        }
-        if let Some(dir) = &args.out {
-            let stem = table.file_stem();
-            zermelo_store::json::write(&dir.join(format!("{stem}.json")), &doc)?;
-            zermelo_store::atomic_write(
-                &dir.join(format!("{stem}.md")),
-                table.markdown().as_bytes(),
+    let doc = table.json();
+    if args.json {
+        outln!("{doc}")?;
+    } else {
+        out!("{}", table.text())?;
+    }
+    if let Some(dir) = &args.out {
+        let stem = table.file_stem();
+        zermelo_store::json::write(&dir.join(format!("{stem}.json")), &doc)?;
+        zermelo_store::atomic_write(&dir.join(format!("{stem}.md")), table.markdown().as_bytes())?;
+        zermelo_store::atomic_write(&dir.join(format!("{stem}.svg")), table.svg().as_bytes())?;
+        if !args.json {
+            outln!(
+                "wrote {}",
+                Path::new(dir)
+                    .join(format!("{stem}.{{json,md,svg}}"))
+                    .display()
             )?;
-            zermelo_store::atomic_write(&dir.join(format!("{stem}.svg")), table.svg().as_bytes())?;
-            if !args.json {
-                outln!(
-                    "wrote {}",
-                    Path::new(dir)
-                        .join(format!("{stem}.{{json,md,svg}}"))
-                        .display()
-                )?;
-            }
         }
     }
     Ok(())

@@ -415,32 +415,17 @@ mod tests {
     /// whenever some move does, and the rules prune often enough to be tested.
     #[test]
     fn inferior_moves_leave_a_winning_move() {
-        use crate::retro::{RetroTable, RetroValue};
+        use crate::retro::RetroTable;
+        use crate::solver::{in_play, oracle_move_wins, Rules};
         let n = 4;
         let g = Geometry::of(n);
         let table = RetroTable::compute(n, false).unwrap();
         let dead = DeadCells::new(g);
         let mut pruned = 0;
-        for (black, white) in crate::solver::colourings(n, 3) {
-            if !matches!(
-                table.value(black.0, white.0),
-                Ok(RetroValue::Win | RetroValue::Loss)
-            ) {
-                continue;
-            }
-            let black_to_move = black.count() == white.count();
+        for (node, _) in in_play(&table, n, 3) {
+            let (black, white, black_to_move) = (node.black, node.white, node.black_to_move);
             let empty = g.board.minus(black | white);
-            let wins = |m: usize| {
-                let (b, w) = if black_to_move {
-                    (black.with(m), white)
-                } else {
-                    (black, white.with(m))
-                };
-                matches!(
-                    table.value(b.0, w.0),
-                    Ok(RetroValue::Loss | RetroValue::GameOver)
-                )
-            };
+            let wins = |m: usize| oracle_move_wins(&table, Rules::Normal, node, m);
             let (mine, theirs, a, b) = if black_to_move {
                 (black, white, g.north, g.south)
             } else {
@@ -488,30 +473,18 @@ mod tests {
     /// winning move whenever the candidates (every move but those that connect the mover) do.
     #[test]
     fn misere_domination_holds() {
-        use crate::retro::{RetroTable, RetroValue};
+        use crate::retro::RetroTable;
+        use crate::solver::{in_play, oracle_move_wins, Rules};
         let mut pruned = 0;
         for (n, step) in [(3, 1), (4, 3)] {
             let g = Geometry::of(n);
             let table = RetroTable::compute(n, true).unwrap();
             let dead = DeadCells::new(g);
-            for (black, white) in crate::solver::colourings(n, step) {
-                if !matches!(
-                    table.value(black.0, white.0),
-                    Ok(RetroValue::Win | RetroValue::Loss)
-                ) {
-                    continue;
-                }
-                let black_to_move = black.count() == white.count();
+            for (node, _) in in_play(&table, n, step) {
+                let (black, white, black_to_move) = (node.black, node.white, node.black_to_move);
                 let empty = g.board.minus(black | white);
                 // In misère play a move that connects the mover (game over) loses.
-                let wins = |m: usize| {
-                    let (b, w) = if black_to_move {
-                        (black.with(m), white)
-                    } else {
-                        (black, white.with(m))
-                    };
-                    matches!(table.value(b.0, w.0), Ok(RetroValue::Loss))
-                };
+                let wins = |m: usize| oracle_move_wins(&table, Rules::Misere, node, m);
                 let (mine, theirs, a, b) = if black_to_move {
                     (black, white, g.north, g.south)
                 } else {

@@ -385,6 +385,53 @@ impl Solver {
     }
 }
 
+/// The positions in play among the [`colourings`] of an n x n board (one in `step`), by the
+/// retrograde oracle `table`: each as a node (Black to move when the stone counts are equal),
+/// with whether its side to move wins.
+#[cfg(test)]
+pub(crate) fn in_play(
+    table: &crate::retro::RetroTable,
+    n: usize,
+    step: usize,
+) -> impl Iterator<Item = (Node, bool)> + '_ {
+    use crate::retro::RetroValue;
+    colourings(n, step).filter_map(|(black, white)| {
+        let wins = match table.value(black.0, white.0).unwrap() {
+            RetroValue::Win => true,
+            RetroValue::Loss => false,
+            RetroValue::GameOver | RetroValue::Illegal => return None,
+        };
+        let black_to_move = black.count() == white.count();
+        Some((
+            Node {
+                black,
+                white,
+                black_to_move,
+            },
+            wins,
+        ))
+    })
+}
+
+/// Whether the side to move of `node` (in play) wins by `cell`, by the retrograde oracle: a
+/// move that ends the game wins in normal play and loses in misère play.
+#[cfg(test)]
+pub(crate) fn oracle_move_wins(
+    table: &crate::retro::RetroTable,
+    rules: Rules,
+    node: Node,
+    cell: usize,
+) -> bool {
+    use crate::retro::RetroValue;
+    let child = node.play(cell);
+    match table.value(child.black.0, child.white.0).unwrap() {
+        RetroValue::Loss => true,
+        RetroValue::Win => false,
+        RetroValue::GameOver => rules == Rules::Normal,
+        RetroValue::Illegal => unreachable!("a move from a position in play is legal"),
+    }
+}
+
 /// Every colouring of an n x n board, one in `step` in the order of their base-3 codes (digit i
 /// for cell i: 0 empty, 1 Black, 2 White), as (black, white): the positions the solver's unit
 /// tests sample, any stone counts included.

@@ -748,18 +748,8 @@ fn centre_first(n: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::retro::{RetroTable, RetroValue};
-
-    /// Whether the side to move wins after `cell` is played in `node`, by the oracle.
-    fn move_wins(table: &RetroTable, rules: Rules, node: Node, cell: usize) -> bool {
-        let child = node.play(cell);
-        match table.value(child.black.0, child.white.0).unwrap() {
-            RetroValue::Loss => true,
-            RetroValue::Win => false,
-            RetroValue::GameOver => rules == Rules::Normal,
-            RetroValue::Illegal => unreachable!("a move from a position in play is legal"),
-        }
-    }
+    use crate::retro::RetroTable;
+    use crate::solver::{in_play, oracle_move_wins as move_wins};
 
     /// Colour symmetry (misère): in a position that a reflection swapping the players' edges
     /// maps onto itself with the colours swapped, the mover wins exactly when the number of
@@ -773,19 +763,9 @@ mod tests {
             let table = RetroTable::compute(n, true).unwrap();
             let tt = TranspositionTable::with_megabytes(1).unwrap();
             let search = Search::new(&tt, Rules::Misere, n);
-            for (black, white) in crate::solver::colourings(n, 1) {
-                let wins = match table.value(black.0, white.0).unwrap() {
-                    RetroValue::Win => true,
-                    RetroValue::Loss => false,
-                    RetroValue::GameOver | RetroValue::Illegal => continue,
-                };
-                let black_to_move = black.count() == white.count();
-                let node = Node {
-                    black,
-                    white,
-                    black_to_move,
-                };
-                let (mine, theirs) = match black_to_move {
+            for (node, wins) in in_play(&table, n, 1) {
+                let (black, white) = (node.black, node.white);
+                let (mine, theirs) = match node.black_to_move {
                     true => (black, white),
                     false => (white, black),
                 };
@@ -820,20 +800,9 @@ mod tests {
         for (n, step) in [(3, 1), (4, 10)] {
             let table = RetroTable::compute(n, true).unwrap();
             let g = Geometry::of(n);
-            for (black, white) in crate::solver::colourings(n, step) {
-                if !matches!(
-                    table.value(black.0, white.0).unwrap(),
-                    RetroValue::Win | RetroValue::Loss
-                ) {
-                    continue;
-                }
-                let black_to_move = black.count() == white.count();
-                let node = Node {
-                    black,
-                    white,
-                    black_to_move,
-                };
-                let (mine, a, b) = match black_to_move {
+            for (node, _) in in_play(&table, n, step) {
+                let (black, white) = (node.black, node.white);
+                let (mine, a, b) = match node.black_to_move {
                     true => (black, g.north, g.south),
                     false => (white, g.west, g.east),
                 };
@@ -863,18 +832,8 @@ mod tests {
                 let tt = TranspositionTable::with_megabytes(1).unwrap();
                 let search = Search::new(&tt, rules, n);
                 let step = if n == 3 { 1 } else { 40 };
-                for (black, white) in crate::solver::colourings(n, step) {
-                    let (black, white) = (black.0, white.0);
-                    let wins = match table.value(black, white).unwrap() {
-                        RetroValue::Win => true,
-                        RetroValue::Loss => false,
-                        RetroValue::GameOver | RetroValue::Illegal => continue,
-                    };
-                    let node = Node {
-                        black: Bitboard(black),
-                        white: Bitboard(white),
-                        black_to_move: black.count_ones() == white.count_ones(),
-                    };
+                for (node, wins) in in_play(&table, n, step) {
+                    let (black, white) = (node.black.0, node.white.0);
                     let context = format!("{rules:?} {n}x{n} black {black:#x} white {white:#x}");
                     match search.analyse(node) {
                         Analysis::Decided(win, best) => {
