@@ -11,6 +11,8 @@
 //! - `NAME.zgt`: a Grundy job's table, a checkpoint until its record says done; or, for a job
 //!   with `stream = true`, the folder `NAME.stream` of its pieces ([`stream`]);
 //! - `NAME.proofs`: a Hex job's proven positions (`--proofs`), which a rerun starts from;
+//! - `NAME.proofs.open`: the open entries of an unfinished Hex job's table, saved with its
+//!   proofs, which a rerun puts back;
 //! - `.NAME.lock`: locked while a runner computes the job.
 //!
 //! and `jobs.toml` (the job file the results belong to), `.lock.I-of-N` (one runner per

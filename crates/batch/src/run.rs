@@ -400,6 +400,15 @@ fn run_job(
                 remove(&path)?;
             }
         }
+        // The open entries only speed a rerun up: damaged ones are dropped, the proofs kept.
+        if let Err(e) = crate::proofs::read_open(&path) {
+            display.say(&format!(
+                "{}: {}; going on from the proofs alone",
+                job.name,
+                chain(&e)
+            ));
+            remove(&crate::proofs::open_path(&path))?;
+        }
     }
     let args = job.command(dir, resume);
     let mut command = Command::new(exe);

@@ -566,6 +566,18 @@ tt_mb = 1048576
     ok(&["batch", "report", &s(&dir)]);
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(report.contains("failed: out of time"), "{report}");
+    // The open entries of its table are saved beside the proofs; damaged, a rerun drops them
+    // and goes on from the proofs.
+    let open = dir.join("slow-hex.proofs.open");
+    assert!(open.exists());
+    std::fs::write(&open, b"not a table").unwrap();
+    let out = zermelo(&["batch", "run", &jobs, "--out", &s(&dir)]);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr) + String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("slow-hex: ") && said.contains("going on from the proofs alone"),
+        "{said}"
+    );
     let merge = error(&["batch", "merge", &s(&dir), "--out", &s(&dir)]);
     assert!(merge.contains("5 of 6 jobs are not done"), "{merge}");
 }

@@ -3,7 +3,7 @@
 //! the files of several runs.
 
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -33,6 +33,11 @@ fn header(path: &Path) -> Option<Value> {
 fn payload_offset(path: &Path) -> usize {
     let bytes = std::fs::read(path).unwrap();
     24 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize
+}
+
+/// The file of open entries beside a proofs file.
+fn open_path(p: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.open", p.display()))
 }
 
 fn s(p: &Path) -> &str {
@@ -87,16 +92,22 @@ fn a_killed_openings_run_resumes_from_its_proofs() {
     args.push(s(&fresh_path));
     let fresh = json(&args);
     assert_eq!(fresh["proofs_loaded"], 0);
+    assert_eq!(fresh["open_restored"], 0);
     let written = header(&fresh_path).unwrap()["count"].as_u64().unwrap();
     assert_eq!(fresh["proofs_saved"], written);
+    assert!(
+        !open_path(&fresh_path).exists(),
+        "a finished run leaves no open entries"
+    );
 
-    // The same run, killed (SIGKILL: no handler runs) once its file holds some proofs.
+    // The same run, killed (SIGKILL: no handler runs) once its file holds some proofs, and the
+    // open entries of its table are saved beside them.
     let path = dir.path().join("6x6.proofs");
     let mut child = spawn_openings(&path, "1");
     let start = Instant::now();
     let saved = loop {
-        if let Some(h) = header(&path) {
-            if h["count"].as_u64().unwrap() > 0 {
+        if let (Some(h), Some(o)) = (header(&path), header(&open_path(&path))) {
+            if h["count"].as_u64().unwrap() > 0 && o["entries"].as_u64().unwrap() > 0 {
                 break h["count"].as_u64().unwrap();
             }
         }
@@ -116,11 +127,16 @@ fn a_killed_openings_run_resumes_from_its_proofs() {
         on_disk >= saved && on_disk < written,
         "{on_disk} of {written}"
     );
+    let open = header(&open_path(&path)).unwrap()["entries"]
+        .as_u64()
+        .unwrap();
 
     args.pop();
     args.push(s(&path));
     let resumed = json(&args);
     assert_eq!(resumed["proofs_loaded"], on_disk);
+    assert_eq!(resumed["open_restored"], open);
+    assert!(!open_path(&path).exists());
     assert_eq!(table(&resumed), table(&fresh));
     assert_eq!(resumed["winning_openings"], fresh["winning_openings"]);
     let nodes = |v: &Value| v["nodes"].as_u64().unwrap();
@@ -170,6 +186,15 @@ fn sigterm_saves_the_proofs_and_says_where() {
     let count = header(&path).unwrap()["count"].as_u64().unwrap();
     assert!(count > 0);
     assert!(line.contains(&format!("{count} proofs")), "{line}");
+    // The open entries are saved beside them, and belong to 6x6 runs only.
+    assert_eq!(header(&open_path(&path)).unwrap()["size"], 6);
+    let other = dir.path().join("5x5.proofs");
+    std::fs::copy(open_path(&path), open_path(&other)).unwrap();
+    let e = error(&["hex", "openings", "--size", "5", "--proofs", s(&other)]);
+    assert!(
+        e.contains("holds open entries of 6x6 normal Hex, not 5x5 normal Hex"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -250,6 +275,19 @@ fn damaged_and_foreign_proof_files_get_one_clear_line() {
     let e = fails(&run5(&dir.path().join("no/such/dir/p")));
     assert!(e.contains("no/such/dir"), "{e}");
     // Nothing was written over the good file by the refused runs.
+    assert_eq!(std::fs::read(&p5).unwrap(), good);
+
+    // The file of open entries beside it is checked as carefully: another kind of file, or a
+    // truncated one, is refused and left as it was.
+    std::fs::write(open_path(&p5), &good).unwrap();
+    let e = fails(&run5(&p5));
+    assert!(
+        e.contains("corrupt file of open entries") && e.contains("remove it"),
+        "{e}"
+    );
+    std::fs::write(open_path(&p5), &good[..good.len() - 7]).unwrap();
+    let e = fails(&run5(&p5));
+    assert!(e.contains("corrupt or truncated"), "{e}");
     assert_eq!(std::fs::read(&p5).unwrap(), good);
 }
 

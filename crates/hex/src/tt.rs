@@ -239,6 +239,32 @@ impl TranspositionTable {
         Self::write(slot, &k, data.pack());
     }
 
+    /// Every entry in use, each read consistently (one being written is skipped), for saving
+    /// the table while searches run.
+    pub fn entries(&self) -> impl Iterator<Item = (Bitboard, Bitboard, TtData)> + '_ {
+        self.entries.iter().filter_map(|e| {
+            let (k, data) = Self::read(e)?;
+            let black = Bitboard(u128::from(k[0]) | u128::from(k[1]) << 64);
+            let white = Bitboard(u128::from(k[2]) | u128::from(k[3]) << 64);
+            Some((black, white, TtData::unpack(data)?))
+        })
+    }
+
+    /// Stores an entry read back from a saved table: in a free slot of its pair when there is
+    /// one, so that a table of the size it was saved from takes back every entry; otherwise
+    /// as [`TranspositionTable::store`] does.
+    pub fn restore(&self, black: Bitboard, white: Bitboard, data: TtData) {
+        let k = Self::words(black, white);
+        let base = self.pair(&k);
+        let free = self.entries[base..base + 2]
+            .iter()
+            .find(|e| e[DATA].load(Ordering::Relaxed) & 1 == 0);
+        match free {
+            Some(slot) => Self::write(slot, &k, data.pack()),
+            None => self.store(black, white, data),
+        }
+    }
+
     #[inline(always)]
     fn write(entry: &Entry, key: &[u64; 4], data: u64) {
         let s = entry[SEQ].load(Ordering::Relaxed);

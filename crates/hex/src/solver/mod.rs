@@ -5,10 +5,12 @@
 //! stay valid from one solve to the next.
 
 mod connections;
+mod helpers;
 mod inferior;
 mod moves_cache;
 mod proofs;
 mod search;
+mod snapshot;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -20,6 +22,7 @@ use crate::tt::TranspositionTable;
 use crate::{Cell, HexError, Player, Position};
 pub use proofs::{Proof, ProofSet, RECORD_BYTES as PROOF_RECORD_BYTES};
 use search::{Analysis, Node, ProofLog, Search};
+pub use snapshot::{SnapshotCounts, SNAPSHOT_ENTRY_BYTES};
 
 /// Which game is played: normal Hex (connecting wins) or misère Hex (connecting loses).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -218,7 +221,8 @@ impl Solver {
         win
     }
 
-    /// The value for the side to move of the move on bit `cell`: whether it wins.
+    /// The value for the side to move of the move on bit `cell`: whether it wins. Idle threads
+    /// of the pool help its search.
     fn move_wins(&self, search: &Search<'_>, node: Node, cell: usize) -> bool {
         let child = node.play(cell);
         let g = search.g;
@@ -230,7 +234,7 @@ impl Solver {
         if connects {
             return self.rules == Rules::Normal;
         }
-        !self.value(search, child)
+        !self.helped_value(search, child)
     }
 
     /// Solves a position: the winner, a winning move, and with `all` every winning move.
@@ -346,7 +350,8 @@ impl Solver {
     /// any thread) as each opening is settled. The list is in cell order (a1, b1, ...).
     ///
     /// A cell and its 180° rotation have the same value; the second is answered from the first's
-    /// table entries, so each pair costs one search.
+    /// table entries, so each pair costs one search. Each opening is a job of its own, and a
+    /// thread with none left helps the openings still searched (see `helpers.rs`).
     pub fn openings(
         &self,
         n: usize,
@@ -376,7 +381,7 @@ impl Solver {
         let last = n * n - 1;
         let (first, second): (Vec<usize>, Vec<usize>) = (0..n * n).partition(|&c| c <= last - c);
         let mut list: Vec<Opening> = self.pool.install(|| {
-            let mut list: Vec<Opening> = first.par_iter().map(solve).collect();
+            let mut list: Vec<Opening> = first.par_iter().with_max_len(1).map(solve).collect();
             list.extend(second.par_iter().map(solve).collect::<Vec<_>>());
             list
         });

@@ -2,7 +2,7 @@
 //! table and sound pruning. One search runs on one thread; the solver runs several at once
 //! (openings, or every move of a position), all sharing the table.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use crate::tt::{TranspositionTable, TtData, MAX_PN};
@@ -64,6 +64,8 @@ pub(crate) struct Search<'a> {
     /// Proofs of earlier runs, consulted when the table has nothing, and where this search's
     /// own proofs are recorded: only when they are for this board size.
     proofs: Option<&'a ProofLog>,
+    /// When set, the search stops where it stands ([`Search::search_until`]).
+    stop: Option<&'a AtomicBool>,
 }
 
 /// Proven positions given to a solver, and those its searches have proven since.
@@ -96,7 +98,20 @@ impl<'a> Search<'a> {
             live: None,
             dead: DeadCells::new(g),
             proofs: None,
+            stop: None,
         }
+    }
+
+    /// The same search, stopping where it stands once `stop` is set: see
+    /// [`Search::search_until`].
+    pub fn stopping_on(mut self, stop: &'a AtomicBool) -> Search<'a> {
+        self.stop = Some(stop);
+        self
+    }
+
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// The same search, answering from `proofs` the positions it holds and recording there the
@@ -476,7 +491,7 @@ impl<'a> Search<'a> {
     /// on different boards, and the side to move above that, since set-up positions may have
     /// any stone counts and the same stones with the other side to move are another position.
     #[inline(always)]
-    fn key(&self, node: Node) -> (Bitboard, Bitboard) {
+    pub fn key(&self, node: Node) -> (Bitboard, Bitboard) {
         let rb = self.g.rotate(node.black);
         let rw = self.g.rotate(node.white);
         let (b, w) = if (rb, rw) < (node.black, node.white) {
@@ -502,16 +517,23 @@ impl<'a> Search<'a> {
 
     /// Sequential search: whether the side to move wins `node` (whose game is not over).
     pub fn search(&self, node: Node, nodes: &mut u64) -> bool {
+        self.search_until(node, nodes)
+            .expect("an unbounded proof-number search with no stop flag ends solved")
+    }
+
+    /// Like [`Search::search`], but `None` if the stop flag ([`Search::stopping_on`]) was set
+    /// before the value was found. The search then leaves its open estimates in the table, so
+    /// that a search started again goes on from them.
+    pub fn search_until(&self, node: Node, nodes: &mut u64) -> Option<bool> {
         let (kb, kw) = self.key(node);
         if let Some(TtData::Solved { win, .. }) = self.probe(kb, kw) {
-            return win;
+            return Some(win);
         }
-        let (pn, _) = self.dfpn(node, INF, INF, nodes);
-        debug_assert!(
-            pn == 0 || pn >= INF,
-            "an unbounded proof-number search ends solved"
-        );
-        pn == 0
+        match self.dfpn(node, INF, INF, nodes) {
+            (0, _) => Some(true),
+            (_, 0) => Some(false),
+            _ => None,
+        }
     }
 
     /// The table's entry for a node, as (proof, disproof) numbers for its side to move:
@@ -613,7 +635,7 @@ impl<'a> Search<'a> {
                 self.store_solved(node, (kb, kw), None, *nodes - start);
                 return (INF, 0);
             }
-            if pn >= th_pn || dn >= th_dn {
+            if pn >= th_pn || dn >= th_dn || self.stopped() {
                 self.tt.store(
                     kb,
                     kw,
