@@ -81,11 +81,7 @@ pub fn read(path: &Path) -> Result<ProofSet> {
     let corrupt =
         |what: &str| Error::File(format!("{}: corrupt proofs file ({what})", path.display()));
     let size = h["size"].as_u64().ok_or_else(|| corrupt("no board size"))? as usize;
-    let rules = match h["rules"].as_str() {
-        Some("normal") => Rules::Normal,
-        Some("misere") => Rules::Misere,
-        _ => return Err(corrupt("no rules")),
-    };
+    let rules = header_rules(h).ok_or_else(|| corrupt("no rules"))?;
     if h["record_bytes"] != PROOF_RECORD_BYTES
         || h["count"].as_u64().map(|c| c as usize) != Some(table.payload.len() / PROOF_RECORD_BYTES)
     {
@@ -164,20 +160,11 @@ pub fn read_open(path: &Path) -> Result<Option<(usize, Rules, Vec<u8>)>> {
     }
     let table = zermelo_store::table::read(&path)?;
     let h = &table.header;
-    let corrupt = |what: &str| {
-        Error::File(format!(
-            "{}: corrupt file of open entries ({what}); remove it to go on from the proofs alone",
-            path.display()
-        ))
-    };
+    let corrupt = |what: &str| corrupt_open(&path, what);
     if h["kind"] != OPEN_KIND {
         return Err(corrupt("not a file of open entries"));
     }
-    let rules = match h["rules"].as_str() {
-        Some("normal") => Rules::Normal,
-        Some("misere") => Rules::Misere,
-        _ => return Err(corrupt("no rules")),
-    };
+    let rules = header_rules(h).ok_or_else(|| corrupt("no rules"))?;
     let size = h["size"].as_u64().ok_or_else(|| corrupt("no board size"))? as usize;
     let (entries, estimates) = (h["entries"].as_u64(), h["estimates"].as_u64());
     if h["entry_bytes"] != SNAPSHOT_ENTRY_BYTES
@@ -208,13 +195,27 @@ fn restore_open(path: &Path, solver: &Solver, n: usize) -> Result<usize> {
             describe(n, solver.rules())
         );
     }
-    let counts = solver.restore_table(n, &records).map_err(|e| {
-        Error::File(format!(
-            "{}: corrupt file of open entries ({e}); remove it to go on from the proofs alone",
-            open.display()
-        ))
-    })?;
+    let counts = solver
+        .restore_table(n, &records)
+        .map_err(|e| corrupt_open(&open, &e.to_string()))?;
     Ok(counts.entries)
+}
+
+/// The error for a damaged file of open entries, which the proofs can do without.
+fn corrupt_open(path: &Path, what: &str) -> Error {
+    Error::File(format!(
+        "{}: corrupt file of open entries ({what}); remove it to go on from the proofs alone",
+        path.display()
+    ))
+}
+
+/// The rules a file's header names ("normal" or "misere").
+fn header_rules(h: &serde_json::Value) -> Option<Rules> {
+    match h["rules"].as_str()? {
+        "normal" => Some(Rules::Normal),
+        "misere" => Some(Rules::Misere),
+        _ => None,
+    }
 }
 
 /// Saves the open entries of the solver's table for n x n boards beside the proof file `path`.

@@ -20,6 +20,7 @@ use super::Solver;
 /// them the helpers have taken (from the end), and the two flags.
 struct Shared {
     root: Node,
+    /// The moves in the order the helpers take them: the search's order, reversed.
     replies: Vec<usize>,
     taken: AtomicUsize,
     /// The value is found: the helpers stop.
@@ -34,10 +35,14 @@ impl Solver {
     /// thread and by idle threads of the pool as helpers (module documentation). The nodes of
     /// all of them are added to `search.nodes`.
     pub(super) fn helped_value(&self, search: &Search<'_>, root: Node) -> bool {
-        let replies: Vec<usize> = match search.analyse(root) {
+        if self.threads() == 1 {
+            return self.value(search, root);
+        }
+        let mut replies: Vec<usize> = match search.analyse(root) {
             Analysis::Decided(win, _) => return win,
             Analysis::Moves(m) => search.ordered(m).collect(),
         };
+        replies.reverse();
         let shared = Shared {
             root,
             replies,
@@ -71,7 +76,7 @@ impl Solver {
         let mut nodes = 0;
         while !shared.done.load(Ordering::Relaxed) {
             let k = shared.taken.fetch_add(1, Ordering::Relaxed);
-            let Some(&reply) = shared.replies.iter().rev().nth(k) else {
+            let Some(&reply) = shared.replies.get(k) else {
                 break;
             };
             // The move leaves the opponent to move: if they lose there, the position is won.
@@ -123,7 +128,12 @@ mod tests {
                 };
                 let shared = Shared {
                     root: node,
-                    replies: search.ordered(m).collect(),
+                    replies: search
+                        .ordered(m)
+                        .collect::<Vec<_>>()
+                        .into_iter()
+                        .rev()
+                        .collect(),
                     taken: AtomicUsize::new(0),
                     done: AtomicBool::new(false),
                     refuted: AtomicBool::new(false),

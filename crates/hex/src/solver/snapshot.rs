@@ -166,10 +166,8 @@ fn entry(g: &Geometry, r: Option<&[u8]>) -> Result<(Node, u32, u32, u8), &'stati
         return Err("is not in canonical orientation");
     }
     let (flags, pn, dn, work) = (r[32], number(33), number(37), r[41]);
-    if flags > 1 || !(1..=MAX_PN).contains(&pn) || !(1..=MAX_PN).contains(&dn) {
-        return Err("has numbers out of range");
-    }
-    if !(1..=63).contains(&work) {
+    let numbers = [pn, dn].iter().all(|x| (1..=MAX_PN).contains(x)) && (1..=63).contains(&work);
+    if flags > 1 || !numbers {
         return Err("has numbers out of range");
     }
     let node = Node {
