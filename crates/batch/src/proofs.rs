@@ -297,15 +297,18 @@ pub fn keeping<T: Send, E: From<Error> + Send>(
                 if finished {
                     return saver.save(solver, false);
                 }
+                // An interval counts from the start of a save, which takes what the run holds
+                // at that moment: so what a kill loses is at most one interval old, however
+                // long the saves take.
                 if stop.load(Ordering::SeqCst) {
                     if let Some(stopped) = stopped.take() {
-                        stopped(saver.save(solver, true)?);
                         last = Instant::now();
+                        stopped(saver.save(solver, true)?);
                     }
                 }
                 if last.elapsed() >= file.every {
-                    saver.save(solver, true)?;
                     last = Instant::now();
+                    saver.save(solver, true)?;
                 }
             }
         });
