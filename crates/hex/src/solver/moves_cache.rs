@@ -4,7 +4,8 @@
 //! narrows its moves (two H-searches, fill-in, inferior cells) costs far more than a visit.
 //! Each thread keeps a direct-mapped array of the latest results; an entry holds the whole
 //! position, the board size, the rules and the side to move, so a hit is always the position
-//! asked about (a collision only replaces an entry).
+//! asked about (a collision only replaces an entry). An entry also says whether its analysis
+//! was whole or an estimate's, which leaves out a check (see `Search::analyse_cached`).
 
 use std::cell::RefCell;
 
@@ -20,7 +21,12 @@ struct Entry {
     /// Board size, rules and side to move, with bit 0 set once used.
     tag: u64,
     moves: u128,
+    /// Whether the analysis was whole, not an estimate's.
+    whole: bool,
 }
+
+// The size the entry count above is reckoned with.
+const _: () = assert!(std::mem::size_of::<Entry>() == 64);
 
 thread_local! {
     static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
@@ -44,18 +50,20 @@ fn slot(black: u128, white: u128, tag: u64) -> usize {
     (h >> 48) as usize & (ENTRIES - 1)
 }
 
-/// The cached moves of a position, if this thread analysed it last in its slot.
+/// The cached moves of a position, and whether their analysis was whole, if this thread
+/// analysed it last in its slot.
 #[inline]
-pub(crate) fn get(black: Bitboard, white: Bitboard, tag: u64) -> Option<Bitboard> {
+pub(crate) fn get(black: Bitboard, white: Bitboard, tag: u64) -> Option<(Bitboard, bool)> {
     CACHE.with_borrow(|c| {
         let e = c.get(slot(black.0, white.0, tag))?;
-        (e.tag == tag && e.black == black.0 && e.white == white.0).then_some(Bitboard(e.moves))
+        (e.tag == tag && e.black == black.0 && e.white == white.0)
+            .then_some((Bitboard(e.moves), e.whole))
     })
 }
 
-/// Remembers the moves of a position.
+/// Remembers the moves of a position, and whether their analysis was whole.
 #[inline]
-pub(crate) fn put(black: Bitboard, white: Bitboard, tag: u64, moves: Bitboard) {
+pub(crate) fn put(black: Bitboard, white: Bitboard, tag: u64, moves: Bitboard, whole: bool) {
     CACHE.with_borrow_mut(|c| {
         if c.is_empty() {
             c.resize(ENTRIES, Entry::default());
@@ -65,6 +73,7 @@ pub(crate) fn put(black: Bitboard, white: Bitboard, tag: u64, moves: Bitboard) {
             white: white.0,
             tag,
             moves: moves.0,
+            whole,
         };
     });
 }
