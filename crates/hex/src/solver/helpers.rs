@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::search::{Analysis, Node, Search};
 use super::Solver;
+use crate::Bitboard;
 
 /// What the searches of one position share: its moves in the search's order, how many of
 /// them the helpers have taken (from the end), and the two flags.
@@ -30,6 +31,21 @@ struct Shared {
     refuted: AtomicBool,
 }
 
+impl Shared {
+    /// The helpers' state for the moves `moves` of `root`, none taken yet.
+    fn new(search: &Search<'_>, root: Node, moves: Bitboard) -> Shared {
+        let mut replies: Vec<usize> = search.ordered(moves).collect();
+        replies.reverse();
+        Shared {
+            root,
+            replies,
+            taken: AtomicUsize::new(0),
+            done: AtomicBool::new(false),
+            refuted: AtomicBool::new(false),
+        }
+    }
+}
+
 impl Solver {
     /// Whether the side to move wins `root` (whose game is not over), searched by the calling
     /// thread and by idle threads of the pool as helpers (module documentation). The nodes of
@@ -38,17 +54,9 @@ impl Solver {
         if self.threads() == 1 {
             return self.value(search, root);
         }
-        let mut replies: Vec<usize> = match search.analyse(root) {
+        let shared = match search.analyse(root) {
             Analysis::Decided(win, _) => return win,
-            Analysis::Moves(m) => search.ordered(m).collect(),
-        };
-        replies.reverse();
-        let shared = Shared {
-            root,
-            replies,
-            taken: AtomicUsize::new(0),
-            done: AtomicBool::new(false),
-            refuted: AtomicBool::new(false),
+            Analysis::Moves(m) => Shared::new(search, root, m),
         };
         let mut wins = false;
         rayon::scope(|s| {
@@ -126,18 +134,7 @@ mod tests {
                 let Analysis::Moves(m) = search.analyse(node) else {
                     continue;
                 };
-                let shared = Shared {
-                    root: node,
-                    replies: search
-                        .ordered(m)
-                        .collect::<Vec<_>>()
-                        .into_iter()
-                        .rev()
-                        .collect(),
-                    taken: AtomicUsize::new(0),
-                    done: AtomicBool::new(false),
-                    refuted: AtomicBool::new(false),
-                };
+                let shared = Shared::new(&search, node, m);
                 solver.help(&search, &shared);
                 assert_eq!(
                     shared.refuted.load(Ordering::Relaxed),
