@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 use zermelo_grundy::census::{self, RareStats};
 use zermelo_grundy::period::{self, ProofRule};
-use zermelo_grundy::{naive, OctalGame};
+use zermelo_grundy::{naive, OctalGame, SparseEngine};
 
 mod common;
 use common::{json, zermelo};
@@ -91,6 +91,34 @@ fn census_files_follow_the_contract() {
     assert_eq!(shown["computed"], rows[7]["computed"]);
     let md = std::fs::read_to_string(dir.path().join("census-1.md")).unwrap();
     assert!(md.contains("| 0.6 | unsolved |"), "{md}");
+    // The unsolved games are listed, and each "longest" list starts with the periodic game
+    // (not an equivalent one) of the longest preperiod or period, the first in table order.
+    let code = |r: &&Value| r["code"].as_str().unwrap().to_string();
+    let unsolved: Vec<String> = rows
+        .iter()
+        .filter(|r| r["status"] == "unsolved")
+        .map(|r| code(&r))
+        .collect();
+    let listed = format!("## Unsolved up to heap 1024\n\n{}\n", unsolved.join(", "));
+    assert!(md.contains(&listed), "{md}");
+    for (what, key) in [("preperiods", "preperiod"), ("periods", "period")] {
+        let periodic = rows.iter().filter(|r| r["status"] == "periodic");
+        let most = periodic
+            .clone()
+            .map(|r| r[key].as_u64().unwrap())
+            .max()
+            .unwrap();
+        let first = periodic.clone().find(|r| r[key] == most).unwrap();
+        let head = format!(
+            "## The longest proven {what}\n\n| code | preperiod | period | largest value |\n\
+             |---|--:|--:|--:|\n| {} | {} | {} | {} |\n",
+            code(&first),
+            first["preperiod"],
+            first["period"],
+            first["max_value"]
+        );
+        assert!(md.contains(&head), "{md}");
+    }
 }
 
 #[test]
@@ -196,16 +224,29 @@ fn a_census_job_runs_in_a_batch() {
     );
 }
 
-/// The committed census, line by line, against naive tables to 2,000 heaps (a few more for the
-/// shifts): each proven period predicts the naive values, each proof the naive values reach is
-/// checked again, each equivalence holds over the heaps both tables have, each unsolved game
-/// shows no period, and the statistics of entries computed no further agree.
+/// The committed three-digit census against the naive engine (see [`committed_census`]).
 #[test]
 fn the_committed_census_agrees_with_the_naive_engine() {
+    committed_census(3);
+}
+
+/// The committed four-digit census against the naive engine (see [`committed_census`]).
+#[test]
+fn the_committed_four_digit_census_agrees_with_the_naive_engine() {
+    committed_census(4);
+}
+
+/// The committed census of `digits` digits, line by line, against naive tables to 2,000 heaps
+/// (a few more for the shifts): each proven period predicts the naive values, each proof the
+/// naive values reach is checked again, each equivalence holds over the heaps both tables
+/// have, each unsolved game shows no period, and the statistics of entries computed no further
+/// agree. A proof that needs more heaps is checked on the sparse engine's values.
+fn committed_census(digits: usize) {
     const MAX: usize = 2000;
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/grundy/census-3.jsonl");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../results/grundy/census-{digits}.jsonl"));
     let rows = lines(&path);
-    let games = census::games(3).unwrap();
+    let games = census::games(digits).unwrap();
     let codes: Vec<String> = games.iter().map(ToString::to_string).collect();
     let listed: Vec<&str> = rows.iter().map(|r| r["code"].as_str().unwrap()).collect();
     assert_eq!(listed, codes);
@@ -214,6 +255,22 @@ fn the_committed_census_agrees_with_the_naive_engine() {
         .map(|g| naive::values(g, MAX + census::MAX_SHIFT).unwrap())
         .collect();
     let max_of = |row: &Value| row["computed"].as_u64().unwrap() as usize;
+    // A proof that needs more heaps than the naive tables hold is checked again on the sparse
+    // engine's values (the same as the naive ones where both exist, as checked here too).
+    rows.par_iter().enumerate().for_each(|(i, row)| {
+        let computed = max_of(row);
+        if row["proven"] != true || computed < tables[i].len() {
+            return;
+        }
+        let game = &games[i];
+        let mut engine = SparseEngine::new(game).unwrap();
+        engine.extend_to(computed).unwrap();
+        let values = &engine.values()[..=computed];
+        assert_eq!(&values[..tables[i].len()], &tables[i][..], "{game}");
+        let e = row["preperiod"].as_u64().unwrap() as usize;
+        let p = row["period"].as_u64().unwrap() as usize;
+        assert!(census::check_proof(game, values, e, p), "{game}: the proof");
+    });
     for (i, row) in rows.iter().enumerate() {
         let game: &OctalGame = &games[i];
         let g = &tables[i];

@@ -21,6 +21,7 @@ use clap::Args as ClapArgs;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use zermelo_grundy::census::{self, Entry, MAX_SHIFT};
+use zermelo_grundy::period::Periodicity;
 use zermelo_grundy::OctalGame;
 
 use crate::progress::Progress;
@@ -300,6 +301,35 @@ fn summary(entries: &[Entry], max: usize) -> String {
     out
 }
 
+/// Games listed under each of the "longest" headings of the census page.
+const LEADERS: usize = 20;
+
+/// The [`LEADERS`] periodic games (equivalent ones left out: they repeat an earlier game) with
+/// the longest proven `what` (preperiods or periods, read by `key`), longest first, as a
+/// Markdown section.
+fn leaders(out: &mut String, entries: &[Entry], what: &str, key: fn(&Periodicity) -> usize) {
+    let mut periodic: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| e.status() == "periodic")
+        .collect();
+    // Stable: games of equal length keep the table's order.
+    periodic.sort_by_key(|e| std::cmp::Reverse(e.period.as_ref().map_or(0, key)));
+    let _ = writeln!(
+        out,
+        "\n## The longest proven {what}\n\n\
+         | code | preperiod | period | largest value |\n|---|--:|--:|--:|"
+    );
+    for e in periodic.iter().take(LEADERS) {
+        if let Some(p) = &e.period {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                e.game, p.preperiod, p.period, e.max_value
+            );
+        }
+    }
+}
+
 /// The census as a Markdown page.
 fn markdown(entries: &[Entry], digits: usize, max: usize, wall: f64, summary: &str) -> String {
     let mut out = String::new();
@@ -327,6 +357,22 @@ fn markdown(entries: &[Entry], digits: usize, max: usize, wall: f64, summary: &s
             None => writeln!(out, "- {line}"),
         };
     }
+    leaders(&mut out, entries, "preperiods", |p| p.preperiod);
+    leaders(&mut out, entries, "periods", |p| p.period);
+    let unsolved: Vec<String> = entries
+        .iter()
+        .filter(|e| e.status() == "unsolved")
+        .map(|e| e.game.to_string())
+        .collect();
+    let _ = writeln!(
+        out,
+        "\n## Unsolved up to heap {max}\n\n{}",
+        if unsolved.is_empty() {
+            "none".to_string()
+        } else {
+            unsolved.join(", ")
+        }
+    );
     let _ = writeln!(
         out,
         "\n## Columns\n\n\
