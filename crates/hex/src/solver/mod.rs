@@ -8,8 +8,10 @@ mod connections;
 mod helpers;
 mod inferior;
 mod moves_cache;
+mod paths;
 mod proofs;
 mod search;
+mod shared;
 mod snapshot;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -210,10 +212,12 @@ impl Solver {
     }
 
     /// Whether the side to move in `node` wins, `node` being a position whose game is not over:
-    /// one proof-number search on the calling thread. Splitting one proof between threads (the
-    /// first child alone, then the others in parallel) was measured to cost far more than it
-    /// gained, since it must finish proofs that proof-number search would leave: the empty 6x6
-    /// board took 27.8 s on 2 threads split over the top four levels, 0.46 s on one thread.
+    /// one proof-number search on the calling thread. (Splitting one proof between threads by
+    /// its moves, the first child alone and then the others in parallel, was measured to cost
+    /// far more than it gained, since it must finish proofs that proof-number search would
+    /// leave: the empty 6x6 board took 27.8 s on 2 threads split over the top four levels,
+    /// 0.46 s on one thread. Threads share a proof as workers of one search instead: see
+    /// `shared.rs`.)
     fn value(&self, search: &Search<'_>, node: Node) -> bool {
         let mut nodes = 0;
         let win = search.search(node, &mut nodes);
@@ -269,7 +273,7 @@ impl Solver {
                     Analysis::Decided(false, _) => None,
                     // The value first: proof-number search spreads its effort over the moves,
                     // where trying them one by one would prove every losing move tried first.
-                    Analysis::Moves(_) if !self.value(&search, node) => None,
+                    Analysis::Moves(_) if !self.shared_value(&search, node) => None,
                     Analysis::Moves(moves) => search.proven_move(node).or_else(|| {
                         search
                             .ordered(moves)
