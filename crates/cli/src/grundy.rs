@@ -93,8 +93,8 @@ struct OctalArgs {
     /// Engine.
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
-    /// Threads (default: one per core, or RAYON_NUM_THREADS): with 2 or more, a second thread scans splits of the
-    /// next heaps ahead (sparse engine; it is used only while timing shows it pays) or the
+    /// Threads (default: one per core, or RAYON_NUM_THREADS): with 2 or more, two threads
+    /// compute alternate blocks of heaps (sparse engine; only while timing shows it pays) or the
     /// option scans are split (naive engine). The values are the same for any number.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,

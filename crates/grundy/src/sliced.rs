@@ -66,17 +66,15 @@ impl Sliced {
         }
     }
 
-    /// The largest a for which the splits (a, m - a) of a heap of `n` removing `n - m` are held
-    /// (the small heap by the forward planes, the large one by the ring), given that heap `n`
-    /// is the next to be pushed.
-    pub(crate) fn last_held(&self, n: usize, m: usize) -> usize {
-        debug_assert_eq!(n, self.len);
-        // The ring holds heaps n - window..n: m - a >= n - window.
-        (self.window - 1).min((m + self.window).saturating_sub(n))
+    /// The largest a for which the splits (a, m - a) with m - a below the heaps pushed so far
+    /// are held (the small heap by the forward planes, the large one by the ring).
+    pub(crate) fn last_held(&self, m: usize) -> usize {
+        // The ring holds heaps len - window..len: m - a >= len - window.
+        (self.window - 1).min((m + self.window).saturating_sub(self.len))
     }
 
     /// Removes from `targets` every value made by a split (a, m - a) with `first <= a <= last`
-    /// and `a < first + 64` (`first` a multiple of 64, `last <= last_held(n, m)`).
+    /// and `a < first + 64` (`first` a multiple of 64, `last <= last_held(m)`).
     pub(crate) fn confirm_block(
         &self,
         m: usize,
@@ -275,8 +273,8 @@ mod tests {
         for n in 0..1600usize {
             if n >= 300 && n % 37 == 0 {
                 for m in [n, n - 1, n - 5] {
-                    for first in (64..=sliced.last_held(n, m).min(m / 2)).step_by(64) {
-                        let most = sliced.last_held(n, m).min(m / 2);
+                    for first in (64..=sliced.last_held(m).min(m / 2)).step_by(64) {
+                        let most = sliced.last_held(m).min(m / 2);
                         for last in [first, first + 40, first + 100, first + 300, most] {
                             let last = last.min(most);
                             let all: Vec<u16> = (0..256).collect();

@@ -16,24 +16,20 @@
 //!   bit-sliced copy of the table (see `sliced.rs`), which pays off on the long tail of splits
 //!   that the last, least frequent values take.
 //!
-//! With two threads, the second scans ahead the splits of the next block of heaps that lie
-//! beyond the first few (see `ahead.rs`), and the first finds the values left in the bit-sliced
-//! table from there on.
+//! With two threads, heaps are computed in pairs, the second of each pair from every option
+//! but the few that involve the first (see `pair.rs`).
 //!
 //! The twist needs every split digit to remove a number of tokens of the same parity (so that
 //! `s mod 2` is the same for all splits of n). The result never depends on the mask or the twist
 //! (only the speed does), so the engine re-chooses them from the histogram of values whenever
 //! the rare heaps stop being rare.
 
-mod ahead;
-
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+mod pair;
 
 use crate::mex::value_bound;
 use crate::sliced::{Scratch, Sliced, LANES, WINDOW};
 use crate::{GrundyError, OctalGame};
-use ahead::{Ahead, AheadJob};
+use pair::Sharing;
 
 /// The sparse engine computes heaps below this (indices and stamps are u32).
 pub const MAX_HEAP: usize = u32::MAX as usize - 1;
@@ -58,30 +54,6 @@ const SLICED_TARGET_PLANES: usize = 1024;
 /// splits per pass.
 const SLICED_FEW: usize = 2;
 
-/// Heaps per block handed to the thread that scans ahead. Its splits start at twice this:
-/// below, the large heap of a split may lie in the block being computed.
-const AHEAD_BLOCK: usize = 64;
-
-/// The first split scanned ahead.
-const AHEAD_FROM: usize = 2 * AHEAD_BLOCK;
-
-/// Where the splits scanned ahead end at first; the end then moves by [`AHEAD_STEP`] after
-/// each block towards where both threads take as long.
-const AHEAD_FIRST_TO: usize = 1024;
-
-/// The move of the end of the splits scanned ahead (a multiple of 64, so the bit-sliced search
-/// starts on a word).
-const AHEAD_STEP: usize = 64;
-
-/// Blocks per round of the choice between computing alone and with the second thread.
-const ROUND: usize = 16;
-
-/// Rounds per period of that choice.
-const PROBE_PERIOD: usize = 32;
-
-/// Below this table length scanning ahead does not pay.
-const PARALLEL_FROM: usize = 1 << 16;
-
 /// The first table length at which the mask is chosen; below it every heap is rare.
 const FIRST_REVIEW: usize = 64;
 
@@ -96,6 +68,15 @@ const FIRST_REVIEW: usize = 64;
 /// ```
 #[derive(Debug, Clone)]
 pub struct SparseEngine {
+    tables: Tables,
+    worker: Worker,
+    sharing: Sharing,
+}
+
+/// What the heaps computed so far tell: the values and what is derived from them. Every thread
+/// reads it while heaps are computed; it changes only between heaps.
+#[derive(Debug, Clone)]
+struct Tables {
     /// (k, digit) for the digits that remove k and leave 0 or 1 heap, by increasing k.
     singles: Vec<(usize, u8)>,
     /// (k, unequal) for the digits that remove k and split into two heaps, by increasing k.
@@ -115,8 +96,6 @@ pub struct SparseEngine {
     /// `by_parity[p]`: the values whose masked popcount has parity p, increasing, then
     /// [`NO_VALUE`].
     by_parity: [Vec<u32>; 2],
-    /// `seen[v] == n + 1` when v is known to be an option of the heap n being computed.
-    seen: Box<[u32; 1 << 16]>,
     /// The heaps n >= 1 whose value has even parity, increasing.
     rare: Vec<u32>,
     /// The values of the rare heaps, side by side with `rare` so the pass reads them in order.
@@ -125,24 +104,26 @@ pub struct SparseEngine {
     next_review: usize,
     /// The table bit-sliced, for the last few values the scan confirms.
     sliced: Sliced,
-    /// Scratch for `scan`: (m, last) per split digit, and the values left to confirm.
-    ranges: Vec<(usize, usize)>,
-    targets: Vec<u16>,
-    scratch: Box<Scratch>,
-    sharing: Sharing,
 }
 
-/// How blocks are shared with the second thread, kept from one call to the next.
+/// One thread's working space for computing a heap.
 #[derive(Debug, Clone)]
-struct Sharing {
-    /// Blocks computed so far by [`SparseEngine::extend_to_parallel`].
-    block: usize,
-    /// Seconds per heap of the last timed rounds computed alone and shared.
-    seconds: [f64; 2],
-    /// Seconds and heaps of the current round so far.
-    round: (f64, usize),
-    /// The end of the splits scanned ahead.
-    to: usize,
+struct Worker {
+    /// `seen[v] == n + 1` when v is known to be an option of heap n.
+    seen: Box<[u32; 1 << 16]>,
+    /// The splits of the heap being computed, one range per split digit.
+    ranges: Vec<Splits>,
+    /// The values left to confirm in the bit-sliced table.
+    targets: Vec<u16>,
+    scratch: Box<Scratch>,
+}
+
+/// The splits (a, m - a), `first <= a <= last`, of one split digit.
+#[derive(Debug, Clone, Copy)]
+struct Splits {
+    m: usize,
+    first: usize,
+    last: usize,
 }
 
 impl SparseEngine {
@@ -200,7 +181,7 @@ impl SparseEngine {
         }
         let split_parity = splits.first().map_or(0, |&(k, _)| k % 2);
         let twist_allowed = splits.iter().all(|&(k, _)| k % 2 == split_parity);
-        let mut engine = SparseEngine {
+        let mut tables = Tables {
             singles,
             splits,
             max_value: values.iter().copied().max().unwrap_or(0),
@@ -211,60 +192,51 @@ impl SparseEngine {
             twist_allowed,
             split_parity,
             by_parity: [Vec::new(), Vec::new()],
-            seen: vec![0u32; 1 << 16]
-                .into_boxed_slice()
-                .try_into()
-                .expect("the length is 2^16"),
             rare: Vec::new(),
             rare_values: Vec::new(),
             rare_at_choice: 0,
             next_review: FIRST_REVIEW,
             sliced: Sliced::new(window),
-            ranges: Vec::new(),
-            targets: Vec::new(),
-            scratch: Box::new(Scratch::new()),
-            sharing: Sharing {
-                block: 0,
-                seconds: [f64::INFINITY; 2],
-                round: (0.0, 0),
-                to: AHEAD_FIRST_TO,
-            },
         };
-        for &v in &engine.g {
-            engine.sliced.push(v);
+        for &v in &tables.g {
+            tables.sliced.push(v);
         }
-        engine.choose_mask();
-        Ok(engine)
+        tables.choose_mask();
+        Ok(SparseEngine {
+            tables,
+            worker: Worker::new(),
+            sharing: Sharing::new(),
+        })
     }
 
     /// The values computed so far, G(0..len).
     #[must_use]
     pub fn values(&self) -> &[u16] {
-        &self.g
+        &self.tables.g
     }
 
     /// Gives the table back.
     #[must_use]
     pub fn into_values(self) -> Vec<u16> {
-        self.g
+        self.tables.g
     }
 
     /// Whether the current keys flip with the parity of the heap (the domain twist).
     #[must_use]
     pub fn twist(&self) -> bool {
-        self.twist
+        self.tables.twist
     }
 
     /// The current mask.
     #[must_use]
     pub fn mask(&self) -> u16 {
-        self.mask
+        self.tables.mask
     }
 
     /// How many heaps are rare under the current mask.
     #[must_use]
     pub fn rare_count(&self) -> usize {
-        self.rare.len()
+        self.tables.rare.len()
     }
 
     /// The largest rare heap under the current mask, if any.
@@ -278,175 +250,69 @@ impl SparseEngine {
     /// ```
     #[must_use]
     pub fn last_rare(&self) -> Option<usize> {
-        self.rare.last().map(|&r| r as usize)
+        self.tables.rare.last().map(|&r| r as usize)
     }
 
     /// Computes values until G(max) is known.
     pub fn extend_to(&mut self, max: usize) -> Result<(), GrundyError> {
-        while self.g.len() <= max {
+        while self.tables.g.len() <= max {
             self.step()?;
         }
         Ok(())
-    }
-
-    /// Computes values until G(max) is known, with a second thread scanning ahead the splits
-    /// of the next block of heaps (see `ahead.rs`) when rayon's pool has two threads or more.
-    /// The values are the same as [`SparseEngine::extend_to`]'s for any number of threads.
-    ///
-    /// ```
-    /// use zermelo_grundy::{OctalGame, SparseEngine};
-    /// let game: OctalGame = "0.6".parse().unwrap();
-    /// let (mut a, mut b) = (SparseEngine::new(&game).unwrap(), SparseEngine::new(&game).unwrap());
-    /// a.extend_to(70_000).unwrap();
-    /// b.extend_to_parallel(70_000).unwrap();
-    /// assert_eq!(a.values(), b.values());
-    /// ```
-    pub fn extend_to_parallel(&mut self, max: usize) -> Result<(), GrundyError> {
-        self.extend_to_parallel_from(max, PARALLEL_FROM, false)
-    }
-
-    /// [`SparseEngine::extend_to_parallel`] with the table length to start from, and the choice
-    /// of sharing every block (tests share every block of small tables).
-    fn extend_to_parallel_from(
-        &mut self,
-        max: usize,
-        from: usize,
-        always_share: bool,
-    ) -> Result<(), GrundyError> {
-        if self.splits.is_empty() || rayon::current_num_threads() < 2 {
-            return self.extend_to(max);
-        }
-        while self.g.len() <= max && self.g.len() < from {
-            self.step()?;
-        }
-        if self.g.len() > max {
-            return Ok(());
-        }
-        // A thread of its own rather than one of rayon's: it waits for its next block while the
-        // first thread computes, and rayon would put it to sleep and wake it every block.
-        let (jobs, job_queue) = mpsc::channel::<AheadJob>();
-        let (results, done) = mpsc::channel::<(Ahead, Duration)>();
-        std::thread::scope(|scope| {
-            scope.spawn(move || {
-                for job in job_queue {
-                    let start = Instant::now();
-                    let ahead = job.run();
-                    if results.send((ahead, start.elapsed())).is_err() {
-                        return;
-                    }
-                }
-            });
-            let result = self.extend_sharing(max, &jobs, &done, always_share);
-            // Ends the second thread's loop, which the scope waits for.
-            drop(jobs);
-            result
-        })
-    }
-
-    /// The first thread's side of [`SparseEngine::extend_to_parallel`].
-    fn extend_sharing(
-        &mut self,
-        max: usize,
-        jobs: &mpsc::Sender<AheadJob>,
-        done: &mpsc::Receiver<(Ahead, Duration)>,
-        always_share: bool,
-    ) -> Result<(), GrundyError> {
-        // Sharing only pays when the second thread has a core of its own, which on a busy
-        // machine it may not: in each period of rounds of blocks, the second round computed
-        // alone and the second computed shared are timed, and the rest of the period goes the
-        // faster way. Which way a block goes never changes its values.
-        let mut ahead: Option<Ahead> = None;
-        while self.g.len() <= max {
-            let block = self.sharing.block;
-            let (round, in_round) = (block / ROUND % PROBE_PERIOD, block % ROUND);
-            let shared = match round {
-                _ if always_share => true,
-                0 | 1 => false,
-                2 | 3 => true,
-                _ => self.sharing.seconds[1] <= self.sharing.seconds[0],
-            };
-            let start = Instant::now();
-            let n0 = self.g.len();
-            let n1 = (n0 + AHEAD_BLOCK).min(max + 1);
-            let sent = shared && n1 <= max && {
-                let n2 = (n1 + AHEAD_BLOCK).min(max + 1);
-                jobs.send(self.ahead_job(n1, n2, self.sharing.to)).is_ok()
-            };
-            // A scan received last block is of this block's heaps.
-            for n in n0..n1 {
-                debug_assert!(ahead.as_ref().is_none_or(|a| a.covers(n)));
-                self.step_with(ahead.as_ref())?;
-            }
-            let first_done = start.elapsed();
-            ahead = None;
-            let sharing = &mut self.sharing;
-            if sent {
-                if let Ok((scanned, second_done)) = done.recv() {
-                    // Towards the end of the splits at which both threads take as long.
-                    sharing.to = if second_done < first_done {
-                        (sharing.to + AHEAD_STEP).min(WINDOW)
-                    } else {
-                        sharing
-                            .to
-                            .saturating_sub(AHEAD_STEP)
-                            .max(AHEAD_FROM + AHEAD_STEP)
-                    };
-                    ahead = Some(scanned);
-                }
-            }
-            if in_round == 0 {
-                sharing.round = (0.0, 0);
-            }
-            sharing.round.0 += start.elapsed().as_secs_f64();
-            sharing.round.1 += n1 - n0;
-            if in_round == ROUND - 1 && matches!(round, 1 | 3) {
-                sharing.seconds[usize::from(shared)] = sharing.round.0 / sharing.round.1 as f64;
-            }
-            sharing.block += 1;
-        }
-        Ok(())
-    }
-
-    /// The work of scanning ahead the splits of heaps first..end, whose large heaps are all
-    /// below the next block's start, `first - AHEAD_BLOCK`.
-    fn ahead_job(&self, first: usize, end: usize, to: usize) -> AheadJob {
-        let known = self.g.len();
-        debug_assert!(end <= known + 2 * AHEAD_BLOCK);
-        let largest_k = self.splits.last().map_or(0, |&(k, _)| k);
-        let base = first.saturating_sub(largest_k).saturating_sub(to);
-        AheadJob {
-            first,
-            count: end - first,
-            splits: self.splits.clone(),
-            from: AHEAD_FROM,
-            to,
-            words: value_bound(self.max_value).div_ceil(64),
-            small: self.g[..to.min(known)].to_vec(),
-            large: self.g[base.min(known)..known].to_vec(),
-            base,
-        }
     }
 
     /// Computes the next value G(len) and returns it.
     pub fn step(&mut self) -> Result<u16, GrundyError> {
-        self.step_with(None)
+        let n = self.tables.g.len();
+        check_heap(n)?;
+        if self.tables.review_due() {
+            self.tables.choose_mask();
+        }
+        let v = value(self.worker.compute(&self.tables, n, &[]), n)?;
+        self.tables.push(v);
+        Ok(v)
+    }
+}
+
+/// Refuses heap n when it is beyond the sparse engine's reach.
+fn check_heap(n: usize) -> Result<(), GrundyError> {
+    if n >= MAX_HEAP {
+        // Heap indices and the stamps that mark options are u32.
+        return Err(GrundyError::TooLarge {
+            what: format!("a sparse table beyond heap {}", MAX_HEAP - 1),
+            needed: n as u128 + 1,
+            limit: MAX_HEAP as u128,
+        });
+    }
+    Ok(())
+}
+
+/// The value `v` found for heap n, as a table entry.
+fn value(v: u32, n: usize) -> Result<u16, GrundyError> {
+    u16::try_from(v).map_err(|_| GrundyError::ValueOverflow {
+        at: format!("heap {n}"),
+    })
+}
+
+/// The last value of a split digit's splits (a, m - a): m/2, less one when the heaps must be
+/// unequal and m is even.
+fn last_split(m: usize, unequal: bool) -> usize {
+    if unequal && m % 2 == 0 {
+        m / 2 - 1
+    } else {
+        m / 2
+    }
+}
+
+impl Tables {
+    /// Whether the mask is to be chosen again before the next heap.
+    fn review_due(&self) -> bool {
+        self.g.len() >= self.next_review || self.rare.len() > 2 * self.rare_at_choice + 1024
     }
 
-    /// [`SparseEngine::step`], with the splits of this heap scanned ahead if `ahead` is given.
-    fn step_with(&mut self, ahead: Option<&Ahead>) -> Result<u16, GrundyError> {
+    /// Appends the value of the next heap.
+    fn push(&mut self, v: u16) {
         let n = self.g.len();
-        if n >= MAX_HEAP {
-            // Heap indices and the stamps that mark options are u32.
-            return Err(GrundyError::TooLarge {
-                what: format!("a sparse table beyond heap {}", MAX_HEAP - 1),
-                needed: n as u128 + 1,
-                limit: MAX_HEAP as u128,
-            });
-        }
-        if n >= self.next_review || self.rare.len() > 2 * self.rare_at_choice + 1024 {
-            self.choose_mask();
-        }
-        let v = self.compute(n, ahead)?;
         self.g.push(v);
         self.sliced.push(v);
         if n >= 1 {
@@ -461,7 +327,6 @@ impl SparseEngine {
             // A new bit may make another mask far better.
             self.next_review = self.next_review.min(n + 1);
         }
-        Ok(v)
     }
 
     /// The key of heap n with value v: true for common heaps.
@@ -471,18 +336,58 @@ impl SparseEngine {
         parity ^ (self.twist && (n + self.split_parity) % 2 == 1)
     }
 
-    #[inline]
-    fn seen(&self, v: u32, stamp: u32) -> bool {
-        v < NO_VALUE && self.seen[v as usize] == stamp
+    /// Whether an option of heap len that involves a heap `from` or above has the value v:
+    /// the options left out when heap len was computed from the heaps below `from` only
+    /// (exactly those that [`Worker::compute`] leaves out).
+    fn made_from(&self, from: usize, v: u32) -> bool {
+        let n = self.g.len();
+        let g = &self.g[..];
+        let single = self.singles.iter().any(|&(k, d)| {
+            d & 2 != 0 && k >= 1 && k <= n && n - k >= from.max(1) && u32::from(g[n - k]) == v
+        });
+        single
+            || self.splits.iter().any(|&(k, unequal)| {
+                if k + 2 > n {
+                    return false;
+                }
+                let m = n - k;
+                // The splits (a, m - a) with m - a >= from.
+                let last = last_split(m, unequal).min(m.saturating_sub(from));
+                (1..=last).any(|a| u32::from(g[a] ^ g[m - a]) == v)
+            })
+    }
+}
+
+impl Worker {
+    fn new() -> Self {
+        Worker {
+            seen: vec![0u32; 1 << 16]
+                .into_boxed_slice()
+                .try_into()
+                .expect("the length is 2^16"),
+            ranges: Vec::new(),
+            targets: Vec::new(),
+            scratch: Box::new(Scratch::new()),
+        }
     }
 
-    fn compute(&mut self, n: usize, ahead: Option<&Ahead>) -> Result<u16, GrundyError> {
+    /// The smallest value that no option of heap n made of the heaps below `view` has, where
+    /// `view` is the table's length plus `tail.len()` and `tail` holds the values of the heaps
+    /// from the table's length on: G(n) when n is `view`. When n is beyond it, the options that
+    /// involve a heap `view` or above are left out (see [`Tables::made_from`]). Returns
+    /// [`NO_VALUE`] when every u16 is an option.
+    fn compute(&mut self, t: &Tables, n: usize, tail: &[u16]) -> u32 {
+        let known = t.g.len();
+        let view = known + tail.len();
+        debug_assert!(n >= view);
         // A fresh stamp marks this n's options without clearing the table; stamps start at 1
-        // so that the zeroed table means "seen by nobody".
+        // so that the zeroed table means "seen by nobody". Marks left by an earlier, partial
+        // computation of n are options of n too.
         let stamp = n as u32 + 1;
-        let g = &self.g[..];
+        let g = &t.g[..];
+        let value = |h: usize| if h < known { g[h] } else { tail[h - known] };
         let seen = &mut *self.seen;
-        for &(k, d) in &self.singles {
+        for &(k, d) in &t.singles {
             if k > n {
                 break;
             }
@@ -490,138 +395,118 @@ impl SparseEngine {
             if d & 1 != 0 && m == 0 {
                 seen[0] = stamp;
             }
-            if d & 2 != 0 && m >= 1 {
-                seen[usize::from(g[m])] = stamp;
+            if d & 2 != 0 && m >= 1 && m < view {
+                seen[usize::from(value(m))] = stamp;
             }
         }
-        for &(k, unequal) in &self.splits {
+        let ranges = &mut self.ranges;
+        ranges.clear();
+        for &(k, unequal) in &t.splits {
             if k + 2 > n {
                 break;
             }
             let m = n - k;
-            let rare = &self.rare[..];
-            let count = if rare.last().is_some_and(|&r| (r as usize) < m) {
+            let last = last_split(m, unequal);
+            // The splits (a, m - a) whose large heap is in the tail are marked here; those
+            // beyond the tail are left out; the rest below.
+            let first = (m + 1).saturating_sub(known).max(1);
+            let outside = (m + 1).saturating_sub(view).max(1);
+            for a in outside..first.min(last + 1) {
+                seen[usize::from(value(a) ^ value(m - a))] = stamp;
+            }
+            if first > last {
+                continue;
+            }
+            ranges.push(Splits { m, first, last });
+            let rare = &t.rare[..];
+            let end = if rare.last().is_some_and(|&r| (r as usize) < m) {
                 rare.len()
             } else {
                 rare.partition_point(|&r| (r as usize) < m)
             };
-            let (rare, values) = (&rare[..count], &self.rare_values[..count]);
+            // The rare heaps r below `first` pair with m - r beyond the table.
+            let start = if first > 1 {
+                rare.partition_point(|&r| (r as usize) < first)
+            } else {
+                0
+            };
+            let (rare, values) = (&rare[start..end], &t.rare_values[start..end]);
             mark_rare_pairs(seen, g, m, unequal, rare, values, stamp);
         }
         // Common pairs make values of parity twist·(s mod 2) (s = n - k, the same parity for
         // every split); the other parity is made only by pairs with a rare heap, all marked now,
         // so the smallest unmarked value of that parity is exact.
-        let common_made = usize::from(self.twist && (n + self.split_parity) % 2 == 1);
-        let rare_made = &self.by_parity[1 - common_made];
-        let confirm = &self.by_parity[common_made];
+        let common_made = usize::from(t.twist && (n + t.split_parity) % 2 == 1);
+        let rare_made = &t.by_parity[1 - common_made];
+        let confirm = &t.by_parity[common_made];
         let mut c = 0;
-        while self.seen(rare_made[c], stamp) {
+        while marked(seen, rare_made[c], stamp) {
             c += 1;
         }
         let common = rare_made[c];
         let mut low = 0;
-        while self.seen(confirm[low], stamp) {
+        while marked(seen, confirm[low], stamp) {
             low += 1;
         }
-        let v = if confirm[low] < common {
-            self.scan(n, stamp, low, common, common_made, ahead)
+        if confirm[low] < common {
+            self.scan(t, stamp, low, common, common_made)
         } else {
             common
-        };
-        u16::try_from(v).map_err(|_| GrundyError::ValueOverflow {
-            at: format!("heap {n}"),
-        })
+        }
     }
 
-    /// The value of heap n once every option made with a rare heap is marked with `stamp`:
+    /// The value of the heap whose options are marked with `stamp`, once every option made with
+    /// a rare heap is marked:
     /// `common` (the smallest rare-made value that is not an option) unless a smaller value of
     /// the parity `confirm_parity` is missing; `confirm[low]`, the smallest value of that parity
     /// not marked yet, is below `common`. The splits of the common heaps are scanned from the
     /// smallest, side by side for all split digits (a value that one digit makes only in its
     /// preperiod may come at once from another digit), marking their values, until the values
     /// left to confirm are few; those are then looked for 64 splits at a time in the bit-sliced
-    /// table. The values of the splits in `ahead`'s range, scanned by the second thread, are
-    /// taken from it.
+    /// table.
     fn scan(
         &mut self,
-        n: usize,
+        t: &Tables,
         stamp: u32,
         mut low: usize,
         common: u32,
         confirm_parity: usize,
-        ahead: Option<&Ahead>,
     ) -> u32 {
-        let g = &self.g[..];
+        let g = &t.g[..];
         let seen = &mut *self.seen;
-        let confirm = &self.by_parity[confirm_parity];
-        let ranges = &mut self.ranges;
-        ranges.clear();
-        // Pairs (a, m - a) for a = 1..=last.
-        ranges.extend(
-            self.splits
-                .iter()
-                .filter(|&&(k, _)| k + 2 <= n)
-                .map(|&(k, unequal)| {
-                    let m = n - k;
-                    let last = if unequal && m % 2 == 0 {
-                        m / 2 - 1
-                    } else {
-                        m / 2
-                    };
-                    (m, last)
-                }),
-        );
-        let longest = ranges.iter().map(|&(_, last)| last).max().unwrap_or(0);
-        let unmarked = |seen: &[u32; 1 << 16], v: u32| v >= NO_VALUE || seen[v as usize] != stamp;
+        let confirm = &t.by_parity[confirm_parity];
+        let ranges = &self.ranges;
+        let longest = ranges.iter().map(|r| r.last).max().unwrap_or(0);
         let mut start = 1;
-        let mut check_at = ahead.map_or(SLICED_FIRST_CHECK, |a| a.from);
+        let mut check_at = SLICED_FIRST_CHECK;
         while start <= longest {
             // Blocks end at multiples of SCAN_BLOCK, so that the bit-sliced pass starts on a
             // word.
             let end = (start | (SCAN_BLOCK - 1)).min(longest);
-            for &(m, last) in ranges.iter() {
-                if start > last {
+            for r in ranges {
+                let first = start.max(r.first);
+                let end = end.min(r.last);
+                if first > end {
                     continue;
                 }
-                let end = end.min(last);
-                let small = &g[start..=end];
-                let large = &g[m - end..=m - start];
+                let small = &g[first..=end];
+                let large = &g[r.m - end..=r.m - first];
                 for (&x, &y) in small.iter().zip(large.iter().rev()) {
                     seen[usize::from(x ^ y)] = stamp;
                 }
             }
-            while !unmarked(seen, confirm[low]) {
+            while marked(seen, confirm[low], stamp) {
                 low += 1;
             }
             if confirm[low] > common {
                 return common;
             }
             start = end + 1;
-            if let Some(ahead) = ahead.filter(|a| start == a.from) {
-                // The splits from..to were scanned ahead: their values are marked, and the
-                // scan goes on after them.
-                for &v in &confirm[low..] {
-                    if v >= common {
-                        break;
-                    }
-                    if ahead.contains(n, v) {
-                        seen[v as usize] = stamp;
-                    }
-                }
-                while !unmarked(seen, confirm[low]) {
-                    low += 1;
-                }
-                if confirm[low] > common {
-                    return common;
-                }
-                start = ahead.to;
-                check_at = start;
-            }
             if start == check_at {
                 check_at *= 2;
                 // The values left to confirm (all below 2^planes: a value above every split's
                 // is not an option, and caps the answer).
-                let planes = self.sliced.planes();
+                let planes = t.sliced.planes();
                 let most = SLICED_TARGET_PLANES / planes;
                 // Gathered in one pass, given up on as soon as there are too many.
                 let mut cap = common;
@@ -646,7 +531,7 @@ impl SparseEngine {
                     targets.push(v as u16);
                 }
                 if few {
-                    return self.scan_sliced(n, stamp, start, cap);
+                    return self.scan_sliced(t, stamp, start, cap);
                 }
             }
         }
@@ -656,54 +541,52 @@ impl SparseEngine {
 
     /// Goes on with `scan` from the splits (start, m - start) on, looking for the values in
     /// `self.targets` in the bit-sliced table; the value is the smallest not found, else `cap`.
-    fn scan_sliced(&mut self, n: usize, stamp: u32, start: usize, cap: u32) -> u32 {
+    fn scan_sliced(&mut self, t: &Tables, stamp: u32, start: usize, cap: u32) -> u32 {
         let targets = &mut self.targets;
-        let sliced = &self.sliced;
+        let sliced = &t.sliced;
         let ranges = &self.ranges;
+        // Only the first few splits are ever left out, below the first block of 64.
+        debug_assert!(ranges.iter().all(|r| r.first <= start));
         // The splits the bit-sliced table holds, then those it does not.
-        let held = |m: usize, last: usize| last.min(sliced.last_held(n, m));
-        let longest_held = ranges
-            .iter()
-            .map(|&(m, last)| held(m, last))
-            .max()
-            .unwrap_or(0);
+        let held = |r: &Splits| r.last.min(sliced.last_held(r.m));
+        let longest_held = ranges.iter().map(held).max().unwrap_or(0);
         let mut a = start;
         while a <= longest_held && !targets.is_empty() {
             // Many values: several blocks per look-up of each (a few more splits than needed
             // may be looked at).
             let lanes = if targets.len() > SLICED_FEW { LANES } else { 1 };
-            for &(m, last) in ranges {
-                let last = held(m, last);
+            for r in ranges {
+                let last = held(r);
                 if a <= last {
                     if lanes > 1 {
-                        sliced.confirm_blocks(m, a, last, targets, &mut self.scratch);
+                        sliced.confirm_blocks(r.m, a, last, targets, &mut self.scratch);
                     } else {
-                        sliced.confirm_block(m, a, last, targets, &mut self.scratch);
+                        sliced.confirm_block(r.m, a, last, targets, &mut self.scratch);
                     }
                 }
             }
             a += 64 * lanes;
         }
         if !targets.is_empty() {
-            let g = &self.g[..];
+            let g = &t.g[..];
             let seen = &mut *self.seen;
-            let longest = ranges.iter().map(|&(_, last)| last).max().unwrap_or(0);
+            let longest = ranges.iter().map(|r| r.last).max().unwrap_or(0);
             let mut start = ranges
                 .iter()
-                .map(|&(m, last)| held(m, last) + 1)
+                .map(|r| held(r) + 1)
                 .min()
                 .unwrap_or(start)
                 .max(start);
             while start <= longest && !targets.is_empty() {
                 let end = (start + SCAN_BLOCK - 1).min(longest);
-                for &(m, last) in ranges {
-                    let first = start.max(held(m, last) + 1);
-                    let end = end.min(last);
+                for r in ranges {
+                    let first = start.max(held(r) + 1);
+                    let end = end.min(r.last);
                     if first > end {
                         continue;
                     }
                     let small = &g[first..=end];
-                    let large = &g[m - end..=m - first];
+                    let large = &g[r.m - end..=r.m - first];
                     for (&x, &y) in small.iter().zip(large.iter().rev()) {
                         seen[usize::from(x ^ y)] = stamp;
                     }
@@ -714,7 +597,15 @@ impl SparseEngine {
         }
         targets.iter().map(|&t| u32::from(t)).min().unwrap_or(cap)
     }
+}
 
+/// Whether v is marked as an option of the heap whose stamp is `stamp`.
+#[inline]
+fn marked(seen: &[u32; 1 << 16], v: u32, stamp: u32) -> bool {
+    v < NO_VALUE && seen[v as usize] == stamp
+}
+
+impl Tables {
     /// Picks the mask and twist with the fewest rare heaps for the values so far (by
     /// Walsh–Hadamard transforms of the histograms) and rebuilds the rare list.
     fn choose_mask(&mut self) {
@@ -809,7 +700,9 @@ fn mark_pairs(
     values: &[u16],
     stamp: u32,
 ) {
-    let g = &g[..m];
+    // Every pair's large heap is in the table (the table may end before m - 1 when heap m
+    // is one past it).
+    let g = &g[..m.min(g.len())];
     let mut rare4 = rare.chunks_exact(4);
     let mut values4 = values.chunks_exact(4);
     for (r, v) in (&mut rare4).zip(&mut values4) {
@@ -867,7 +760,7 @@ mod tests {
     }
 
     #[test]
-    fn scanning_ahead_gives_the_sequential_values() {
+    fn shared_blocks_give_the_sequential_values() {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
@@ -896,16 +789,17 @@ mod tests {
     }
 
     #[test]
-    fn scanning_ahead_from_the_start_gives_the_sequential_values() {
+    fn shared_blocks_from_the_start_give_the_sequential_values() {
         // Every block of small tables shared, from the first heap on, while masks are
-        // re-chosen; the end of the splits scanned ahead moves as the threads are timed.
+        // re-chosen: the second block's left-out options often hold its first guess, which is
+        // then computed again.
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .unwrap();
         let codes = [
             "0.77", "0.07", "0.137", "0.007", "0.16", "0.6", "4!.0", "4.07", "0.4!4", "0.57",
-            "0.777", "0.0707", "0.4", "0.54", "0.37",
+            "0.777", "0.0707", "0.4", "0.54", "0.37", "0.1777", "0.354", "0.376",
         ];
         for code in codes {
             let game: OctalGame = code.parse().unwrap();
