@@ -16,8 +16,9 @@
 //!   bit-sliced copy of the table (see `sliced.rs`), which pays off on the long tail of splits
 //!   that the last, least frequent values take.
 //!
-//! With two threads, heaps are computed in pairs, the second of each pair from every option
-//! but the few that involve the first (see `pair.rs`).
+//! With two threads, both compute each block of heaps, the first from the bottom with exact
+//! values, the second from the top from every option but the few that involve the block,
+//! checked once the heaps below are known (see `pair.rs`).
 //!
 //! The twist needs every split digit to remove a number of tokens of the same parity (so that
 //! `s mod 2` is the same for all splits of n). The result never depends on the mask or the twist

@@ -101,14 +101,14 @@ impl Handoff {
         loop {
             let (low, high) = (left >> 32, left & u64::from(u32::MAX));
             let count = (TAKE as u64).min(high - low);
+            if count == 0 {
+                return 0..0;
+            }
             let (taken, rest) = if from_top {
                 (high - count..high, low << 32 | (high - count))
             } else {
                 (low..low + count, (low + count) << 32 | high)
             };
-            if count == 0 {
-                return 0..0;
-            }
             match self
                 .left
                 .compare_exchange_weak(left, rest, Ordering::Relaxed, Ordering::Relaxed)
@@ -145,7 +145,8 @@ impl SparseEngine {
         from: usize,
         always_share: bool,
     ) -> Result<(), GrundyError> {
-        if rayon::current_num_threads() < 2 {
+        // Without splits a heap takes a few options: nothing to share.
+        if self.tables.splits.is_empty() || rayon::current_num_threads() < 2 {
             return self.extend_to(max);
         }
         while self.tables.g.len() <= max && self.tables.g.len() < from {
@@ -230,10 +231,13 @@ fn drive(
             let job = n as u64 + 1;
             tail.clear();
             helped.clear();
+            // Alone, the first thread takes the whole block.
+            handoff.left.store(size as u64, Ordering::Relaxed);
             if shared {
-                handoff.left.store(size as u64, Ordering::Relaxed);
                 handoff.job.store(job, Ordering::Release);
                 second.thread().unpark();
+            }
+            {
                 let t = read();
                 loop {
                     let taken = handoff.take(false);
@@ -245,7 +249,8 @@ fn drive(
                         tail.push(value(v, h)?);
                     }
                 }
-                drop(t);
+            }
+            if shared {
                 let mut spins = 0;
                 while handoff.done.load(Ordering::Acquire) != job {
                     if second.is_finished() {
@@ -260,12 +265,6 @@ fn drive(
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner),
                 );
-            } else {
-                let t = read();
-                for h in n..n + size {
-                    let v = worker.compute(&t, h, &tail);
-                    tail.push(value(v, h)?);
-                }
             }
             debug_assert_eq!(tail.len() + helped.len(), size);
             let mut t = write();
