@@ -15,16 +15,22 @@
 //!   with its own preperiod and period, and in addition the same values as that game, shifted,
 //!   from some heap on;
 //! - *unsolved*: no period proven up to the heap bound (or up to the last heap whose value fits
-//!   in 16 bits).
+//!   in 16 bits);
+//! - or *equivalent* to an earlier unsolved game whose code [`same_table_as`] proves to give the
+//!   very same table: such a game is not computed, it takes that game's values ([`Entry::twin`]).
 //!
 //! **Rare values** ([`RareStats`]): with a mask m, a heap n ≥ 1 is *rare* when
 //! `popcount(G(n) & m)` is even. The census reports the mask with the fewest rare heaps among
 //! the heaps computed (the smallest such mask on ties), the number of rare heaps and the last.
 
+mod twins;
+
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::period::{PeriodWatch, Periodicity, ProofRule};
 use crate::{GrundyError, OctalGame, SparseEngine};
+pub use twins::same_table_as;
 
 /// The most digits a census takes: 2·8^4 = 8192 games.
 pub const MAX_CENSUS_DIGITS: usize = 4;
@@ -169,10 +175,34 @@ impl Entry {
     #[must_use]
     pub fn status(&self) -> &'static str {
         match (self.period, self.same_as) {
-            (Some(_), Some(_)) => "equivalent",
+            (_, Some(_)) => "equivalent",
             (Some(_), None) => "periodic",
-            (None, _) => "unsolved",
+            (None, None) => "unsolved",
         }
+    }
+
+    /// The entry of `game` from that of its twin, an unsolved game with the same table by
+    /// [`same_table_as`]: the twin's values, unsolved as well (a period proven for `game` from
+    /// them would be proven for the twin, whose proof needs no more heaps). An error when
+    /// `twin` is not `game`'s twin or not unsolved.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use zermelo_grundy::census::{classify, Entry};
+    /// let twin = classify(&"0.06".parse().unwrap(), 5000, &AtomicBool::new(false))
+    ///     .unwrap()
+    ///     .unwrap();
+    /// let entry = Entry::twin(&"0.063".parse().unwrap(), &twin).unwrap();
+    /// assert_eq!((entry.computed, entry.period), (5000, None));
+    /// ```
+    pub fn twin(game: &OctalGame, twin: &Entry) -> Result<Entry, GrundyError> {
+        if twin.period.is_some() || same_table_as(game)? != twin.game {
+            return Err(GrundyError::Unsupported(format!(
+                "{game}: {} is not an unsolved game with the same table",
+                twin.game
+            )));
+        }
+        Entry::from_table(game, twin.values.clone(), None)
     }
 }
 
@@ -311,7 +341,10 @@ pub fn check_proof(game: &OctalGame, g: &[u16], e: usize, p: usize) -> bool {
     end + p <= g.len() && (e..end).all(|n| g[n + p] == g[n])
 }
 
-/// Marks the periodic entries that are equivalent to an earlier one.
+/// Marks the entries that are equivalent to an earlier one.
+///
+/// An unsolved entry is equivalent to its twin by [`same_table_as`] (shift 0, from heap 0) when
+/// that is an earlier, unsolved entry of the list.
 ///
 /// Entries are taken in list order; those not marked are *representatives*. A periodic entry A
 /// is equivalent to the first representative B (periodic too) for which some shift s,
@@ -321,12 +354,27 @@ pub fn check_proof(game: &OctalGame, g: &[u16], e: usize, p: usize) -> bool {
 /// N = max(e_A, e_B − s, −s) both sides repeat with the lcm of the periods, so agreement over
 /// N ≤ n < N + lcm means agreement for every n ≥ N, and `from` is found by going down from N.
 /// Pairs whose lcm exceeds 2^22 heaps are not compared.
-pub fn find_equivalences(entries: &mut [Entry]) {
+pub fn find_equivalences(entries: &mut [Entry]) -> Result<(), GrundyError> {
+    let index: HashMap<OctalGame, usize> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.game.clone(), i))
+        .collect();
     let mut representatives: Vec<usize> = Vec::new();
     for a in 0..entries.len() {
         entries[a].same_as = None;
         if entries[a].period.is_none() {
-            representatives.push(a);
+            let twin = same_table_as(&entries[a].game)?;
+            match index.get(&twin) {
+                Some(&b) if b < a && entries[b].period.is_none() => {
+                    entries[a].same_as = Some(Equivalence {
+                        index: b,
+                        shift: 0,
+                        from: 0,
+                    });
+                }
+                _ => representatives.push(a),
+            }
             continue;
         }
         let found = representatives
@@ -342,6 +390,7 @@ pub fn find_equivalences(entries: &mut [Entry]) {
             None => representatives.push(a),
         }
     }
+    Ok(())
 }
 
 /// The best (shift, from) with G_a(n) = G_b(n + shift) for n ≥ from, if any (both periodic).
@@ -412,7 +461,7 @@ mod tests {
     #[test]
     fn dawsons_chess_is_dawsons_kayles_shifted_by_one() {
         let mut entries = vec![entry("0.0"), entry("0.07"), entry("0.137")];
-        find_equivalences(&mut entries);
+        find_equivalences(&mut entries).unwrap();
         assert_eq!(entries[1].same_as, None);
         assert_eq!(
             entries[2].same_as,

@@ -96,6 +96,24 @@ impl OctalGame {
         self.digits.iter().any(|&d| d != 0)
     }
 
+    /// The same game with the digit for removing `k` tokens (k ≥ 1) replaced by `d`, which
+    /// keeps the digit's bit 4 (so a `!` stays meaningful); trailing zero digits are dropped as
+    /// when parsing.
+    pub(crate) fn with_digit(&self, k: usize, d: u8) -> OctalGame {
+        debug_assert!(k >= 1 && d & 4 == self.digit(k) & 4);
+        let mut game = self.clone();
+        if k >= game.digits.len() {
+            game.digits.resize(k + 1, 0);
+            game.unequal.resize(k + 1, false);
+        }
+        game.digits[k] = d;
+        while game.digits.len() > 1 && *game.digits.last().unwrap() == 0 {
+            game.digits.pop();
+            game.unequal.pop();
+        }
+        game
+    }
+
     /// Every move from a heap of `n`, each resulting set of heaps once.
     ///
     /// ```

@@ -10,6 +10,7 @@
 //! - `census-D.jsonl`, `census-D.md`: the results, once every game is done.
 
 use crate::output::{out, outln};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -110,51 +111,94 @@ pub fn run(args: CensusArgs) -> anyhow::Result<()> {
             None
         });
     }
-    let todo: Vec<usize> = (0..games.len()).filter(|&i| entries[i].is_none()).collect();
+    // A game whose code gives the table of an earlier one (its twin) is computed only when
+    // the twin turns out periodic; an unsolved twin gives it its values.
+    let index: HashMap<&OctalGame, usize> = games.iter().enumerate().map(|(i, g)| (g, i)).collect();
+    let twins: Vec<usize> = games
+        .iter()
+        .map(|g| Ok(index[&census::same_table_as(g)?]))
+        .collect::<anyhow::Result<_>>()?;
+    let todo = (0..games.len()).filter(|&i| entries[i].is_none()).count();
     let interrupted = super::interrupt_flag();
     // The bar counts the games of this run only, so that its rate and ETA are this run's.
-    let kept = games.len() - todo.len();
+    let kept = games.len() - todo;
     let label = if kept > 0 {
         format!("census {digits} digits ({kept} kept)")
     } else {
         format!("census {digits} digits")
     };
-    let mut progress = Progress::new(&label, todo.len() as u64, "games", args.json);
+    let mut progress = Progress::new(&label, todo as u64, "games", args.json);
     let started = Instant::now();
     let done = Mutex::new(());
-    let computed: Vec<(usize, Entry)> = pool.install(|| {
-        todo.par_iter()
-            .with_max_len(1)
-            .filter_map(|&i| {
-                let game = &games[i];
-                match census::classify(game, max, &interrupted) {
-                    Ok(None) => None,
-                    Ok(Some(entry)) => Some(keep(dir, digits, max, entry).map(|e| (i, e))),
-                    Err(e) => Some(Err(anyhow::Error::from(e))),
-                }
-                .map(|result| {
-                    if let Ok((_, entry)) = &result {
-                        let _guard = done.lock().expect("census lock");
-                        let wall = wall_before + started.elapsed().as_secs_f64();
-                        // The time so far survives a kill with the games it was spent on.
-                        let saved = save_params(wall);
-                        progress.advance(
-                            1,
-                            &format!("{} {} (n={})", entry.game, entry.status(), entry.computed),
-                        );
-                        saved?;
+    let compute = |todo: Vec<usize>| -> anyhow::Result<Vec<(usize, Entry)>> {
+        pool.install(|| {
+            todo.par_iter()
+                .with_max_len(1)
+                .filter_map(|&i| {
+                    let game = &games[i];
+                    match census::classify(game, max, &interrupted) {
+                        Ok(None) => None,
+                        Ok(Some(entry)) => Some(keep(dir, digits, max, entry).map(|e| (i, e))),
+                        Err(e) => Some(Err(anyhow::Error::from(e))),
                     }
-                    result
+                    .map(|result| {
+                        if let Ok((_, entry)) = &result {
+                            let _guard = done.lock().expect("census lock");
+                            let wall = wall_before + started.elapsed().as_secs_f64();
+                            // The time so far survives a kill with the games it was spent on.
+                            let saved = save_params(wall);
+                            progress.advance(
+                                1,
+                                &format!(
+                                    "{} {} (n={})",
+                                    entry.game,
+                                    entry.status(),
+                                    entry.computed
+                                ),
+                            );
+                            saved?;
+                        }
+                        result
+                    })
                 })
+                .collect()
+        })
+    };
+    // First the games that are their own twins, then those whose twin is periodic.
+    for first in [true, false] {
+        let todo: Vec<usize> = (0..games.len())
+            .filter(|&i| entries[i].is_none())
+            .filter(|&i| {
+                let t = twins[i];
+                if first {
+                    t == i
+                } else {
+                    t != i && entries[t].as_ref().is_some_and(|e| e.period.is_some())
+                }
             })
-            .collect::<anyhow::Result<Vec<_>>>()
-    })?;
+            .collect();
+        for (i, entry) in compute(todo)? {
+            entries[i] = Some(entry);
+        }
+    }
+    let mut derived = 0;
+    for i in 0..games.len() {
+        if let (None, Some(twin)) = (&entries[i], &entries[twins[i]]) {
+            if twin.period.is_none() {
+                entries[i] = Some(Entry::twin(&games[i], twin)?);
+                derived += 1;
+            }
+        }
+    }
+    if derived > 0 {
+        progress.advance(
+            derived,
+            &format!("{derived} games take their unsolved twins' values"),
+        );
+    }
     progress.finish();
     let wall = wall_before + started.elapsed().as_secs_f64();
     save_params(wall)?;
-    for (i, entry) in computed {
-        entries[i] = Some(entry);
-    }
     let left = entries.iter().filter(|e| e.is_none()).count();
     if interrupted.load(Ordering::SeqCst) || left > 0 {
         bail!(
@@ -165,7 +209,7 @@ pub fn run(args: CensusArgs) -> anyhow::Result<()> {
         );
     }
     let mut entries: Vec<Entry> = entries.into_iter().flatten().collect();
-    census::find_equivalences(&mut entries);
+    census::find_equivalences(&mut entries)?;
     let jsonl: String = entries
         .iter()
         .map(|e| format!("{}\n", record(e, &entries)))
@@ -271,21 +315,30 @@ fn summary(entries: &[Entry], max: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "games: {}", entries.len());
     let _ = writeln!(out, "periodic, proven: {}", count("periodic"));
+    let twins = entries
+        .iter()
+        .filter(|e| e.same_as.is_some() && e.period.is_none())
+        .count();
     let _ = writeln!(
         out,
-        "equivalent to an earlier game (also periodic, proven): {}",
-        count("equivalent")
+        "equivalent to an earlier periodic game (also periodic, proven): {}",
+        count("equivalent") - twins
     );
     let identical = entries
         .iter()
         .filter(|e| {
-            e.same_as
-                .is_some_and(|s| s.from == (-s.shift).max(0) as usize)
+            e.period.is_some()
+                && e.same_as
+                    .is_some_and(|s| s.from == (-s.shift).max(0) as usize)
         })
         .count();
     let _ = writeln!(
         out,
         "  of which the same values from the first heap on (shifted): {identical}"
+    );
+    let _ = writeln!(
+        out,
+        "equivalent to an earlier unsolved game (the same table, by the code): {twins}"
     );
     let _ = writeln!(out, "unsolved up to heap {max}: {}", count("unsolved"));
     let _ = writeln!(
@@ -347,7 +400,8 @@ fn markdown(entries: &[Entry], digits: usize, max: usize, wall: f64, summary: &s
         out,
         "Computed by `zermelo grundy census --digits {digits} --max {max}` in {wall:.0} s of \
          wall time: each game with the sparse engine until its period was proven or G({max}) \
-         was known.\n"
+         was known, except the games whose code gives the same table as an earlier unsolved \
+         game (see the columns), which take its values.\n"
     );
     let _ = writeln!(out, "## Summary\n");
     for line in summary.lines() {
@@ -380,8 +434,12 @@ fn markdown(entries: &[Entry], digits: usize, max: usize, wall: f64, summary: &s
          or for codes without splits the last t values; each proof checked twice); \
          *equivalent* when periodic and, in addition, G(n) = G'(n + s) for every n from some \
          heap on, with G' an earlier game that is not itself equivalent, |s| ≤ {MAX_SHIFT} \
-         (shown as \"G' at n+s from n0\"); *unsolved* when no period is proven up to the \
-         heap computed.\n\
+         (shown as \"G' at n+s from n0\"); also *equivalent*, with no period, when unsolved \
+         and the same table as an earlier unsolved game G' for every heap, proven from the \
+         codes (`same_table_as` in zermelo-grundy: G' has the code with some bits 1 and 2 \
+         cleared, the tables agree up to the last place t, and each cleared bit 2 of digit k \
+         has a split of digit j < k with G(k − j) = 0 giving the same value); *unsolved* when \
+         no period is proven up to the heap computed.\n\
          - computed: the last heap computed (the last one the proof needs, for a periodic game).\n\
          - rare mask, rare heaps, last rare: a heap n ≥ 1 is rare when popcount(G(n) & mask) \
          is even; the mask (below 2^12) with the fewest rare heaps among those computed, then \
