@@ -6,7 +6,9 @@
 //!   seconds spent so far;
 //! - `census-D.games/CODE.zgt`: a finished game, a Grundy table file (`zermelo grundy show`
 //!   reads it) holding the values that prove its period, or every value computed when unsolved;
-//!   written atomically, so a kill loses only the games being computed;
+//!   written atomically, so a kill loses only the games being computed. A game whose code
+//!   gives the table of an earlier unsolved game (`census::same_table_as`) is not computed and
+//!   has no file: it takes that game's values at the end of each run;
 //! - `census-D.jsonl`, `census-D.md`: the results, once every game is done.
 
 use crate::output::{out, outln};
@@ -305,9 +307,13 @@ fn record(e: &Entry, entries: &[Entry]) -> Value {
 /// How many games of each kind, and the longest proven preperiod and period.
 fn summary(entries: &[Entry], max: usize) -> String {
     let count = |status: &str| entries.iter().filter(|e| e.status() == status).count();
+    // Among the periodic games (an equivalent one repeats an earlier game), the first of the
+    // longest: `max_by_key` keeps the last maximum, hence the reversed list.
     let longest = |key: fn(&Entry) -> Option<usize>| {
         entries
             .iter()
+            .rev()
+            .filter(|e| e.status() == "periodic")
             .filter_map(|e| Some((key(e)?, e)))
             .max_by_key(|&(k, _)| k)
             .map_or("none".to_string(), |(k, e)| format!("{k} ({})", e.game))
