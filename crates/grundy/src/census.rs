@@ -17,7 +17,8 @@
 //! - *unsolved*: no period proven up to the heap bound (or up to the last heap whose value fits
 //!   in 16 bits);
 //! - or *equivalent* to an earlier unsolved game whose code [`same_table_as`] proves to give the
-//!   very same table: such a game is not computed, it takes that game's values ([`Entry::twin`]).
+//!   very same table; `zermelo grundy census` does not compute such a game, it gives it that
+//!   game's values ([`Entry::twin`]).
 //!
 //! **Rare values** ([`RareStats`]): with a mask m, a heap n ≥ 1 is *rare* when
 //! `popcount(G(n) & m)` is even. The census reports the mask with the fewest rare heaps among
