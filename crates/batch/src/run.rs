@@ -652,7 +652,7 @@ fn split_result(job: &Job, mut output: Value, provenance: &mut Value, wall: f64)
             let new = computed.saturating_sub(from);
             provenance["values_computed"] = json!(new);
             provenance["values_per_second"] = json!(rate(new));
-            // The octal engine uses at most two threads (each computes every other block of heaps).
+            // The octal engine uses at most two threads (both compute each block of heaps, from its two ends).
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             let pool = if job.threads > 0 { job.threads } else { cores };
             provenance["threads"] = json!(pool.min(2));

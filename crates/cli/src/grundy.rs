@@ -94,8 +94,9 @@ struct OctalArgs {
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
     /// Threads (default: one per core, or RAYON_NUM_THREADS): with 2 or more, two threads
-    /// compute alternate blocks of heaps (sparse engine; only while timing shows it pays) or the
-    /// option scans are split (naive engine). The values are the same for any number.
+    /// compute each block of heaps from its two ends (sparse engine; only while timing shows
+    /// it pays) or the option scans are split (naive engine). The values are the same for any
+    /// number.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Print one JSON object instead of text (no progress output).

@@ -166,22 +166,23 @@ pub fn run(args: CensusArgs) -> anyhow::Result<()> {
                 .collect()
         })
     };
-    // First the games that are their own twins, then those whose twin is periodic.
-    for first in [true, false] {
-        let todo: Vec<usize> = (0..games.len())
-            .filter(|&i| entries[i].is_none())
-            .filter(|&i| {
-                let t = twins[i];
-                if first {
-                    t == i
-                } else {
-                    t != i && entries[t].as_ref().is_some_and(|e| e.period.is_some())
-                }
-            })
-            .collect();
-        for (i, entry) in compute(todo)? {
-            entries[i] = Some(entry);
-        }
+    // First the games that are their own twins; then those whose twin turned out periodic.
+    let own: Vec<usize> = (0..games.len())
+        .filter(|&i| entries[i].is_none() && twins[i] == i)
+        .collect();
+    for (i, entry) in compute(own)? {
+        entries[i] = Some(entry);
+    }
+    let periodic_twin: Vec<usize> = (0..games.len())
+        .filter(|&i| entries[i].is_none())
+        .filter(|&i| {
+            entries[twins[i]]
+                .as_ref()
+                .is_some_and(|e| e.period.is_some())
+        })
+        .collect();
+    for (i, entry) in compute(periodic_twin)? {
+        entries[i] = Some(entry);
     }
     let mut derived = 0;
     for i in 0..games.len() {
