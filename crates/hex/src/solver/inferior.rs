@@ -37,7 +37,19 @@ fn toward(g: &Geometry, s: Bitboard, d: (i64, i64)) -> Bitboard {
 
 /// The cells whose neighbour in direction `d` is off the board beyond Black's edges (north,
 /// south) and beyond White's (west, east). A neighbour off the board on both counts (beyond a
-/// corner) belongs to neither, which only makes the test find fewer dead cells.
+/// corner) belongs to both players.
+///
+/// Only the two obtuse corners have such a neighbour: the bottom-left cell (0, n−1) to its
+/// south-west, the top-right one (n−1, 0) to its north-east. Take the bottom-left cell c, whose
+/// neighbours in circular order are E, NE, NW (cells), W (White's edge), SW (the corner), SE
+/// (Black's edge); the other corner is its 180° rotation. A run of four consecutive neighbours
+/// through SW that does not hold both edges is NE, NW, W, SW (White's) or SW, SE, E, NE
+/// (Black's). In each, SW sits at the end next to the player's own edge, and c touches that
+/// edge anyway, so SW adds nothing to the run: any chain of the player through c still goes
+/// round it, along the run's cells to that edge. And the other player is left E and SE (the
+/// cell beside c on Black's edge, and that edge) or NW and W (the cell above c on White's
+/// edge, and that edge): a chain of theirs through c could enter and leave only by those two,
+/// which touch each other. So c is dead, as for any other run.
 fn off_board(g: &Geometry, d: (i64, i64)) -> (Bitboard, Bitboard) {
     let (n, mut black, mut white) = (g.n as i64, Bitboard::EMPTY, Bitboard::EMPTY);
     for i in g.board.cells() {
@@ -47,6 +59,10 @@ fn off_board(g: &Geometry, d: (i64, i64)) -> (Bitboard, Bitboard) {
         match (off_rows, off_columns) {
             (true, false) => black = black.with(i),
             (false, true) => white = white.with(i),
+            (true, true) => {
+                black = black.with(i);
+                white = white.with(i);
+            }
             _ => {}
         }
     }
@@ -362,6 +378,74 @@ mod tests {
             }
         }
         assert!(found > 1000, "only {found} dead cells seen");
+    }
+
+    /// The two obtuse corner cells on boards up to 4x4, each colouring of their board
+    /// neighbours with every other cell empty: a corner found dead is dead on every completion
+    /// of the board, and the runs that end beyond the corner are found.
+    #[test]
+    fn obtuse_corners_are_dead_when_found() {
+        for n in 2..=4 {
+            let g = Geometry::of(n);
+            let dead = DeadCells::new(g);
+            for corner in [(n - 1) * n, n - 1] {
+                let around: Vec<usize> = g.cell_neighbours(corner).cells().collect();
+                let mut found = 0;
+                for code in 0..3usize.pow(around.len() as u32) {
+                    let (mut black, mut white, mut c) = (Bitboard::EMPTY, Bitboard::EMPTY, code);
+                    for &i in &around {
+                        match c % 3 {
+                            1 => black = black.with(i),
+                            2 => white = white.with(i),
+                            _ => {}
+                        }
+                        c /= 3;
+                    }
+                    if !dead.find(black, white).has(corner) {
+                        continue;
+                    }
+                    found += 1;
+                    let rest = g.board.minus(black | white).minus(Bitboard::single(corner));
+                    let free: Vec<usize> = rest.cells().collect();
+                    for fill in 0..1u32 << free.len() {
+                        let b = free
+                            .iter()
+                            .enumerate()
+                            .filter(|&(k, _)| fill >> k & 1 == 1)
+                            .fold(black, |b, (_, &i)| b.with(i));
+                        assert_eq!(
+                            black_connects(g, b),
+                            black_connects(g, b.with(corner)),
+                            "{n}x{n} corner {corner} black {black:?} white {white:?} fill {b:?}"
+                        );
+                    }
+                }
+                // The two cells of each run beside the corner's own neighbours: NE and NW
+                // White's, or E and NE Black's, besides the edges.
+                let (x, y) = (corner % n, corner / n);
+                let at = |dx: i64, dy: i64| {
+                    let (cx, cy) = (x as i64 + dx, y as i64 + dy);
+                    Bitboard::single((cy * n as i64 + cx) as usize)
+                };
+                let (ne, nw, e) = if corner == n - 1 {
+                    (at(-1, 1), at(0, 1), at(-1, 0))
+                } else {
+                    (at(1, -1), at(0, -1), at(1, 0))
+                };
+                assert!(
+                    dead.find(Bitboard::EMPTY, ne | nw).has(corner),
+                    "{n}x{n} {corner}"
+                );
+                assert!(
+                    dead.find(e | ne, Bitboard::EMPTY).has(corner),
+                    "{n}x{n} {corner}"
+                );
+                assert!(
+                    found >= 2,
+                    "{n}x{n} corner {corner}: {found} colourings dead"
+                );
+            }
+        }
     }
 
     /// On sampled positions, each captured pair {a, b} of a player is as claimed: with the
