@@ -164,7 +164,12 @@ impl DeadCells {
     /// the move y is at least as good as x. *Proof.* With the mover on y, x is dead, so its
     /// colour does not change the value: the position is worth as much as with the mover on
     /// both y and x, at least as much as with the mover on x alone, since an extra stone never
-    /// hurts its owner in Hex; both with the opponent to move.
+    /// hurts its owner in Hex; both with the opponent to move. The same holds if x is one cell
+    /// of a captured pair {x, z} of the mover's once the mover has y (see
+    /// [`DeadCells::captured`]): the position with the mover on y is then worth as much as
+    /// with the mover on y, x and z, again at least as much as with the mover on x alone. (On
+    /// the first row, a stone on the second row makes its two empty first-row neighbours such
+    /// a pair, so each of them is dominated by it.)
     ///
     /// The vulnerable candidates are pruned first; then a candidate x is pruned as dominated
     /// when some such y is not pruned (yet). So a pruned x leads, through cells pruned later
@@ -185,12 +190,27 @@ impl DeadCells {
         let mut pruned = moves & killed_if.iter().fold(Bitboard::EMPTY, |v, &k| v | k);
         let dead_if = self.dead_if(mine, empty, black);
         let n = self.g.n as i64;
+        // The cells of the mover's captured pairs once the mover has y, for each y asked.
+        let mut captured_after = [Bitboard::EMPTY; 128];
+        let mut asked = Bitboard::EMPTY;
         for x in moves.minus(pruned).cells() {
-            let dominated = (0..6).any(|k| {
+            let by_dead = (0..6).any(|k| {
                 let (dx, dy) = DIRECTIONS[k];
                 let y = (x as i64 + dy * n + dx) as usize;
                 dead_if[k].has(x) && !pruned.has(y)
             });
+            let dominated = by_dead
+                || (self.g.cell_neighbours(x) & empty)
+                    .minus(pruned)
+                    .cells()
+                    .any(|y| {
+                        if !asked.has(y) {
+                            asked = asked.with(y);
+                            let after = empty.minus(Bitboard::single(y));
+                            captured_after[y] = self.in_captured_pairs(mine.with(y), after, black);
+                        }
+                        captured_after[y].has(x)
+                    });
             if dominated {
                 pruned = pruned.with(x);
             }
@@ -248,6 +268,18 @@ impl DeadCells {
             }
         }
         kept
+    }
+
+    /// Every empty cell that belongs to a captured pair of the player (Black if `black`), as
+    /// [`DeadCells::captured`] defines them, the pairs not made disjoint.
+    fn in_captured_pairs(&self, stones: Bitboard, empty: Bitboard, black: bool) -> Bitboard {
+        let dead_if = self.dead_if(stones, empty, black);
+        let mut cells = Bitboard::EMPTY;
+        for k in 0..3 {
+            let pairs = dead_if[k] & toward(self.g, dead_if[k + 3], DIRECTIONS[k]);
+            cells |= pairs | toward(self.g, pairs, DIRECTIONS[k + 3]);
+        }
+        cells
     }
 
     /// Disjoint captured pairs of one player (Black if `black`): two neighbouring empty cells
@@ -495,7 +527,8 @@ mod tests {
     }
 
     /// Vulnerable and dominated moves against the retrograde oracle: on 4x4 positions in play
-    /// (one in three), with every move but immediate wins as candidates, a kept move wins
+    /// (one in three), with every move but immediate wins as candidates, each dominator (by a
+    /// dead or a captured cell) wins whenever the cell it dominates does, a kept move wins
     /// whenever some move does, and the rules prune often enough to be tested.
     #[test]
     fn inferior_moves_leave_a_winning_move() {
@@ -505,7 +538,7 @@ mod tests {
         let g = Geometry::of(n);
         let table = RetroTable::compute(n, false).unwrap();
         let dead = DeadCells::new(g);
-        let mut pruned = 0;
+        let (mut pruned, mut by_capture) = (0, 0);
         for (node, _) in in_play(&table, n, 3) {
             let (black, white, black_to_move) = (node.black, node.white, node.black_to_move);
             let empty = g.board.minus(black | white);
@@ -535,6 +568,17 @@ mod tests {
                     );
                 }
             }
+            for y in empty.cells() {
+                let after = empty.minus(Bitboard::single(y));
+                let captured = dead.in_captured_pairs(mine.with(y), after, black_to_move);
+                for x in (captured & g.cell_neighbours(y)).cells() {
+                    by_capture += 1;
+                    assert!(
+                        !wins(x) || wins(y),
+                        "{x} captured after {y}: {black:?} {white:?}"
+                    );
+                }
+            }
             if vulnerable.cells().any(wins) {
                 assert!(
                     empty.minus(vulnerable).cells().any(wins) || empty.cells().all(wins),
@@ -549,6 +593,10 @@ mod tests {
             );
         }
         assert!(pruned > 10_000, "{pruned} moves pruned");
+        assert!(
+            by_capture > 1000,
+            "{by_capture} cells captured after a neighbour"
+        );
     }
 
     /// Domination in misère play against the retrograde oracle: on every 3x3 position in play
