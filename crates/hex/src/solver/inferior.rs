@@ -125,8 +125,9 @@ impl DeadCells {
         let around = self.around(stones, black);
         let mut dead_if = [Bitboard::EMPTY; 6];
         for (k, cells) in dead_if.iter_mut().enumerate() {
+            let open = empty & toward(self.g, empty, DIRECTIONS[k]);
             for start in [k + 3, k + 4, k + 5, k] {
-                let mut run = empty & toward(self.g, empty, DIRECTIONS[k]);
+                let mut run = open;
                 for step in 0..4 {
                     let j = (start + step) % 6;
                     if j != k {
@@ -273,13 +274,18 @@ impl DeadCells {
     /// Every empty cell that belongs to a captured pair of the player (Black if `black`), as
     /// [`DeadCells::captured`] defines them, the pairs not made disjoint.
     fn in_captured_pairs(&self, stones: Bitboard, empty: Bitboard, black: bool) -> Bitboard {
+        let starts = self.pair_starts(stones, empty, black);
+        (0..3).fold(Bitboard::EMPTY, |cells, k| {
+            cells | starts[k] | toward(self.g, starts[k], DIRECTIONS[k + 3])
+        })
+    }
+
+    /// For each of the first three directions k, the cells a of the player's captured pairs
+    /// {a, b} (see [`DeadCells::captured`]) whose other cell b is a's neighbour in direction k:
+    /// a is dead with the player on b, and b is dead with the player on a.
+    fn pair_starts(&self, stones: Bitboard, empty: Bitboard, black: bool) -> [Bitboard; 3] {
         let dead_if = self.dead_if(stones, empty, black);
-        let mut cells = Bitboard::EMPTY;
-        for k in 0..3 {
-            let pairs = dead_if[k] & toward(self.g, dead_if[k + 3], DIRECTIONS[k]);
-            cells |= pairs | toward(self.g, pairs, DIRECTIONS[k + 3]);
-        }
-        cells
+        std::array::from_fn(|k| dead_if[k] & toward(self.g, dead_if[k + 3], DIRECTIONS[k]))
     }
 
     /// Disjoint captured pairs of one player (Black if `black`): two neighbouring empty cells
@@ -288,13 +294,11 @@ impl DeadCells {
     /// opponent's stone is dead, so in normal play both cells can be given to the player without
     /// changing the value of the position (fill-in), and moves there are never needed.
     pub(crate) fn captured(&self, stones: Bitboard, empty: Bitboard, black: bool) -> Bitboard {
-        let dead_if = self.dead_if(stones, empty, black);
+        let starts = self.pair_starts(stones, empty, black);
         let mut taken = Bitboard::EMPTY;
         let n = self.g.n as i64;
-        for k in 0..3 {
+        for (k, pairs) in starts.into_iter().enumerate() {
             let (dx, dy) = DIRECTIONS[k];
-            // Cells a whose neighbour b in direction k is dead-if in the opposite direction.
-            let pairs = dead_if[k] & toward(self.g, dead_if[k + 3], DIRECTIONS[k]);
             for a in pairs.cells() {
                 let b = (a as i64 + dy * n + dx) as usize;
                 if !taken.has(a) && !taken.has(b) {
