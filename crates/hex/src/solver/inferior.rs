@@ -1,16 +1,26 @@
 //! Dead cells: empty cells whose colour cannot matter to who connects.
 //!
-//! Around an empty cell c, if four consecutive neighbours (in circular order) belong to one
-//! player — stones of theirs, or positions just off the board beyond one of their edges — then c
-//! is dead. Any chain of that player through c can go round it: two neighbours of c are joined
-//! along those four (or both reach that edge through them). A chain of the other player through c
-//! would have to enter and leave by the two remaining neighbours, which touch each other. So the
-//! outcome of the game is the same whichever colour c takes, and in normal play a stone there is
-//! worth no more than a pass: never better than another move, since an extra stone never hurts
-//! its owner in Hex.
+//! Around an empty cell c, call a neighbour (in circular order n0 … n5) a player's when it is a
+//! stone of theirs or a position just off the board beyond one of their edges. *Theorem: c is
+//! dead when, for each player, any two neighbours that are the player's or empty are joined by
+//! an arc of the circle whose inner neighbours are all the player's.* *Proof.* Take a full
+//! board and a chain of one player through c; it enters and leaves c by two neighbours u and v,
+//! both the player's then. The arc between them, made of the player's stones and of their
+//! edge (consecutive neighbours touch, and a neighbour beside an off-board position touches
+//! that edge), joins u and v without c. So every chain through c has a way round it, whatever
+//! colour c takes, and the outcome of the game is the same either way. In normal play a stone
+//! there is then worth no more than a pass: never better than another move, since an extra
+//! stone never hurts its owner in Hex.
 //!
-//! The test is bit-parallel: for each of the six directions, the set of cells whose neighbour in
-//! that direction belongs to the player, then the conjunction of four consecutive directions.
+//! Checked over all 3⁶ colourings of the circle, the condition holds exactly when one player,
+//! P, and the other, Q, own (up to rotation and the exchange of P and Q):
+//! - four consecutive neighbours n0 … n3, P's (the other two touch each other);
+//! - three, n0 n1 n2, P's, and the one opposite their middle, n4, Q's;
+//! - two, n0 n1, P's, and the two opposite, n3 n4, Q's.
+//!
+//! The test is bit-parallel: for each of the six directions and each player, the set of cells
+//! whose neighbour in that direction belongs to the player, then for each rotation of each
+//! pattern the conjunction of four of those sets.
 
 use crate::{Bitboard, Geometry};
 
@@ -42,14 +52,12 @@ fn toward(g: &Geometry, s: Bitboard, d: (i64, i64)) -> Bitboard {
 /// Only the two obtuse corners have such a neighbour: the bottom-left cell (0, n−1) to its
 /// south-west, the top-right one (n−1, 0) to its north-east. Take the bottom-left cell c, whose
 /// neighbours in circular order are E, NE, NW (cells), W (White's edge), SW (the corner), SE
-/// (Black's edge); the other corner is its 180° rotation. A run of four consecutive neighbours
-/// through SW that does not hold both edges is NE, NW, W, SW (White's) or SW, SE, E, NE
-/// (Black's). In each, SW sits at the end next to the player's own edge, and c touches that
-/// edge anyway, so SW adds nothing to the run: any chain of the player through c still goes
-/// round it, along the run's cells to that edge. And the other player is left E and SE (the
-/// cell beside c on Black's edge, and that edge) or NW and W (the cell above c on White's
-/// edge, and that edge): a chain of theirs through c could enter and leave only by those two,
-/// which touch each other. So c is dead, as for any other run.
+/// (Black's edge); the other corner is its 180° rotation. The theorem of the module holds with
+/// SW counted for both: for Black, SW is Black's edge, beside SE, the same edge, so an arc
+/// through SW joins what the arc through SE joins; its other side, W, is never Black's, so
+/// no arc of Black's goes on past it. The same holds for White with W in place of SE. (The
+/// runs through SW that this adds, for instance NE, NW, W, SW for White, leave the other
+/// player two neighbours that touch each other, E and SE here.)
 fn off_board(g: &Geometry, d: (i64, i64)) -> (Bitboard, Bitboard) {
     let (n, mut black, mut white) = (g.n as i64, Bitboard::EMPTY, Bitboard::EMPTY);
     for i in g.board.cells() {
@@ -67,6 +75,21 @@ fn off_board(g: &Geometry, d: (i64, i64)) -> (Bitboard, Bitboard) {
         }
     }
     (black, white)
+}
+
+/// The cells dead by one of the three patterns of the module's documentation, given for each
+/// direction the cells whose neighbour that way is one player's (`p`) and the other's (`q`).
+#[inline(always)]
+fn dead_by(p: &[Bitboard; 6], q: &[Bitboard; 6]) -> Bitboard {
+    let mut dead = Bitboard::EMPTY;
+    for k in 0..6 {
+        let at = |a: &[Bitboard; 6], j: usize| a[(k + j) % 6];
+        let (p01, q01) = (at(p, 0) & at(p, 1), at(q, 0) & at(q, 1));
+        dead |= p01 & at(p, 2) & (at(p, 3) | at(q, 4));
+        dead |= q01 & at(q, 2) & (at(q, 3) | at(p, 4));
+        dead |= p01 & at(q, 3) & at(q, 4);
+    }
+    dead
 }
 
 /// Dead-cell detection for one board size: the off-board masks are computed once.
@@ -108,36 +131,27 @@ impl DeadCells {
     /// The dead empty cells of a position.
     pub(crate) fn find(&self, black: Bitboard, white: Bitboard) -> Bitboard {
         let empty = self.g.board.minus(black | white);
-        let owned = |around: [Bitboard; 6]| -> Bitboard {
-            let mut dead = Bitboard::EMPTY;
-            for k in 0..6 {
-                dead |= around[k] & around[(k + 1) % 6] & around[(k + 2) % 6] & around[(k + 3) % 6];
-            }
-            dead
-        };
-        (owned(self.around(black, true)) | owned(self.around(white, false))) & empty
+        dead_by(&self.around(black, true), &self.around(white, false)) & empty
     }
 
     /// For each direction k, the empty cells that would be dead with one more stone of the
-    /// player (Black if `black`) on their empty neighbour in direction k: four consecutive
-    /// owned directions, k among them.
-    fn dead_if(&self, stones: Bitboard, empty: Bitboard, black: bool) -> [Bitboard; 6] {
-        let around = self.around(stones, black);
-        let mut dead_if = [Bitboard::EMPTY; 6];
-        for (k, cells) in dead_if.iter_mut().enumerate() {
+    /// player (Black if `black`, whose stones are `stones`; `other` holds the opponent's) on
+    /// their empty neighbour in direction k. Cells already dead are among them.
+    fn dead_if(
+        &self,
+        stones: Bitboard,
+        other: Bitboard,
+        empty: Bitboard,
+        black: bool,
+    ) -> [Bitboard; 6] {
+        let mine = self.around(stones, black);
+        let theirs = self.around(other, !black);
+        std::array::from_fn(|k| {
             let open = empty & toward(self.g, empty, DIRECTIONS[k]);
-            for start in [k + 3, k + 4, k + 5, k] {
-                let mut run = open;
-                for step in 0..4 {
-                    let j = (start + step) % 6;
-                    if j != k {
-                        run &= around[j];
-                    }
-                }
-                *cells |= run;
-            }
-        }
-        dead_if
+            let mut with = mine;
+            with[k] = open;
+            dead_by(&with, &theirs) & open
+        })
     }
 
     /// The mover's candidate moves without the vulnerable and the dominated ones, in normal
@@ -187,9 +201,9 @@ impl DeadCells {
         black: bool,
         moves: Bitboard,
     ) -> Bitboard {
-        let killed_if = self.dead_if(theirs, empty, !black);
+        let killed_if = self.dead_if(theirs, mine, empty, !black);
         let mut pruned = moves & killed_if.iter().fold(Bitboard::EMPTY, |v, &k| v | k);
-        let dead_if = self.dead_if(mine, empty, black);
+        let dead_if = self.dead_if(mine, theirs, empty, black);
         let n = self.g.n as i64;
         // The cells of the mover's captured pairs once the mover has y, for each y asked.
         let mut captured_after = [Bitboard::EMPTY; 128];
@@ -208,7 +222,8 @@ impl DeadCells {
                         if !asked.has(y) {
                             asked = asked.with(y);
                             let after = empty.minus(Bitboard::single(y));
-                            captured_after[y] = self.in_captured_pairs(mine.with(y), after, black);
+                            captured_after[y] =
+                                self.in_captured_pairs(mine.with(y), theirs, after, black);
                         }
                         captured_after[y].has(x)
                     });
@@ -248,8 +263,8 @@ impl DeadCells {
         black: bool,
         moves: Bitboard,
     ) -> Bitboard {
-        let by_theirs = self.dead_if(theirs, empty, !black);
-        let by_mine = self.dead_if(mine, empty, black);
+        let by_theirs = self.dead_if(theirs, mine, empty, !black);
+        let by_mine = self.dead_if(mine, theirs, empty, black);
         let n = self.g.n as i64;
         let (mut kept, mut dominators) = (moves, Bitboard::EMPTY);
         for v in moves.cells() {
@@ -273,8 +288,14 @@ impl DeadCells {
 
     /// Every empty cell that belongs to a captured pair of the player (Black if `black`), as
     /// [`DeadCells::captured`] defines them, the pairs not made disjoint.
-    fn in_captured_pairs(&self, stones: Bitboard, empty: Bitboard, black: bool) -> Bitboard {
-        let starts = self.pair_starts(stones, empty, black);
+    fn in_captured_pairs(
+        &self,
+        stones: Bitboard,
+        other: Bitboard,
+        empty: Bitboard,
+        black: bool,
+    ) -> Bitboard {
+        let starts = self.pair_starts(stones, other, empty, black);
         (0..3).fold(Bitboard::EMPTY, |cells, k| {
             cells | starts[k] | toward(self.g, starts[k], DIRECTIONS[k + 3])
         })
@@ -283,8 +304,14 @@ impl DeadCells {
     /// For each of the first three directions k, the cells a of the player's captured pairs
     /// {a, b} (see [`DeadCells::captured`]) whose other cell b is a's neighbour in direction k:
     /// a is dead with the player on b, and b is dead with the player on a.
-    fn pair_starts(&self, stones: Bitboard, empty: Bitboard, black: bool) -> [Bitboard; 3] {
-        let dead_if = self.dead_if(stones, empty, black);
+    fn pair_starts(
+        &self,
+        stones: Bitboard,
+        other: Bitboard,
+        empty: Bitboard,
+        black: bool,
+    ) -> [Bitboard; 3] {
+        let dead_if = self.dead_if(stones, other, empty, black);
         std::array::from_fn(|k| dead_if[k] & toward(self.g, dead_if[k + 3], DIRECTIONS[k]))
     }
 
@@ -293,8 +320,14 @@ impl DeadCells {
     /// dead. Whichever cell the opponent takes, the player answers on the other and the
     /// opponent's stone is dead, so in normal play both cells can be given to the player without
     /// changing the value of the position (fill-in), and moves there are never needed.
-    pub(crate) fn captured(&self, stones: Bitboard, empty: Bitboard, black: bool) -> Bitboard {
-        let starts = self.pair_starts(stones, empty, black);
+    pub(crate) fn captured(
+        &self,
+        stones: Bitboard,
+        other: Bitboard,
+        empty: Bitboard,
+        black: bool,
+    ) -> Bitboard {
+        let starts = self.pair_starts(stones, other, empty, black);
         let mut taken = Bitboard::EMPTY;
         let n = self.g.n as i64;
         for (k, pairs) in starts.into_iter().enumerate() {
@@ -416,6 +449,119 @@ mod tests {
         assert!(found > 1000, "only {found} dead cells seen");
     }
 
+    /// Every cell of boards 2x2 to 4x4, each colouring of its neighbours with every other cell
+    /// empty: the cell is found dead exactly when the condition of the module's theorem holds,
+    /// checked here arc by arc, and a cell found dead is dead on every completion of the board.
+    /// Each of the three patterns is seen.
+    #[test]
+    fn dead_cells_are_the_arc_condition() {
+        let mut seen = [0usize; 3];
+        for n in 2..=4 {
+            let g = Geometry::of(n);
+            let dead = DeadCells::new(g);
+            for c in 0..n * n {
+                // Each neighbour position around c: its cell, or None off the board, with the
+                // players it belongs to when off the board (Black beyond rows, White beyond
+                // columns).
+                let ring: Vec<(Option<usize>, bool, bool)> = DIRECTIONS
+                    .iter()
+                    .map(|&(dx, dy)| {
+                        let (x, y) = ((c % n) as i64 + dx, (c / n) as i64 + dy);
+                        let rows = (0..n as i64).contains(&y);
+                        let columns = (0..n as i64).contains(&x);
+                        let cell = (rows && columns).then(|| (y * n as i64 + x) as usize);
+                        (cell, !rows, !columns)
+                    })
+                    .collect();
+                let cells: Vec<usize> = ring.iter().filter_map(|r| r.0).collect();
+                for code in 0..3usize.pow(cells.len() as u32) {
+                    let (mut black, mut white, mut left) = (Bitboard::EMPTY, Bitboard::EMPTY, code);
+                    for &i in &cells {
+                        match left % 3 {
+                            1 => black = black.with(i),
+                            2 => white = white.with(i),
+                            _ => {}
+                        }
+                        left /= 3;
+                    }
+                    // Whether ring position i is the player's, and whether it is empty.
+                    let owns = |i: usize, is_black: bool| match ring[i] {
+                        (Some(cell), _, _) => (if is_black { black } else { white }).has(cell),
+                        (None, beyond_rows, beyond_columns) => {
+                            if is_black {
+                                beyond_rows
+                            } else {
+                                beyond_columns
+                            }
+                        }
+                    };
+                    let empty_at =
+                        |i: usize| ring[i].0.is_some_and(|cell| !(black | white).has(cell));
+                    let holds = [true, false].iter().all(|&is_black| {
+                        let possible: Vec<usize> = (0..6)
+                            .filter(|&i| owns(i, is_black) || empty_at(i))
+                            .collect();
+                        possible.iter().enumerate().all(|(a, &u)| {
+                            possible[a + 1..].iter().all(|&v| {
+                                let inner_owned = |from: usize, step: usize| {
+                                    let mut i = (from + step) % 6;
+                                    while i != v {
+                                        if !owns(i, is_black) {
+                                            return false;
+                                        }
+                                        i = (i + step) % 6;
+                                    }
+                                    true
+                                };
+                                inner_owned(u, 1) || inner_owned(u, 5)
+                            })
+                        })
+                    });
+                    let found = dead.find(black, white).has(c);
+                    assert_eq!(
+                        found, holds,
+                        "{n}x{n} cell {c} black {black:?} white {white:?}"
+                    );
+                    if !found {
+                        continue;
+                    }
+                    // Which pattern: the most consecutive positions one player owns.
+                    let longest = [true, false]
+                        .iter()
+                        .map(|&is_black| {
+                            (0..6)
+                                .map(|k| {
+                                    (0..6).take_while(|&j| owns((k + j) % 6, is_black)).count()
+                                })
+                                .max()
+                                .unwrap_or(0)
+                        })
+                        .max()
+                        .unwrap_or(0);
+                    seen[4usize.saturating_sub(longest.min(4))] += 1;
+                    let rest = g.board.minus(black | white).minus(Bitboard::single(c));
+                    let free: Vec<usize> = rest.cells().collect();
+                    for fill in 0..1u32 << free.len() {
+                        let b = free
+                            .iter()
+                            .enumerate()
+                            .filter(|&(k, _)| fill >> k & 1 == 1)
+                            .fold(black, |b, (_, &i)| b.with(i));
+                        assert_eq!(
+                            black_connects(g, b),
+                            black_connects(g, b.with(c)),
+                            "{n}x{n} cell {c} black {black:?} white {white:?} fill {b:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            seen.iter().all(|&s| s > 0),
+            "cells dead by four, three, two in a row: {seen:?}"
+        );
+    }
+
     /// The two obtuse corner cells on boards up to 4x4, each colouring of their board
     /// neighbours with every other cell empty: a corner found dead is dead on every completion
     /// of the board, and the runs that end beyond the corner are found.
@@ -499,7 +645,8 @@ mod tests {
                 let empty = g.board.minus(black | white);
                 for is_black in [true, false] {
                     let owner = if is_black { black } else { white };
-                    let cells = dead.captured(owner, empty, is_black);
+                    let other = if is_black { white } else { black };
+                    let cells = dead.captured(owner, other, empty, is_black);
                     assert_eq!(cells.minus(empty), Bitboard::EMPTY);
                     assert_eq!(cells.count() % 2, 0);
                     for a in cells.cells() {
@@ -560,8 +707,8 @@ mod tests {
             // Each theorem on its own: a dominator is at least as good as the cell it
             // dominates; a winning vulnerable cell leaves a winning move that is not
             // vulnerable, or every move wins.
-            let dead_if = dead.dead_if(mine, empty, black_to_move);
-            let killed_if = dead.dead_if(theirs, empty, !black_to_move);
+            let dead_if = dead.dead_if(mine, theirs, empty, black_to_move);
+            let killed_if = dead.dead_if(theirs, mine, empty, !black_to_move);
             let vulnerable = killed_if.iter().fold(Bitboard::EMPTY, |v, &k| v | k);
             for (k, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
                 for x in dead_if[k].cells() {
@@ -574,7 +721,7 @@ mod tests {
             }
             for y in empty.cells() {
                 let after = empty.minus(Bitboard::single(y));
-                let captured = dead.in_captured_pairs(mine.with(y), after, black_to_move);
+                let captured = dead.in_captured_pairs(mine.with(y), theirs, after, black_to_move);
                 for x in (captured & g.cell_neighbours(y)).cells() {
                     by_capture += 1;
                     assert!(
@@ -627,8 +774,8 @@ mod tests {
                     (white, black, g.west, g.east)
                 };
                 let moves = empty.minus(g.winning_cells(mine, empty, a, b));
-                let by_mine = dead.dead_if(mine, empty, black_to_move);
-                let by_theirs = dead.dead_if(theirs, empty, !black_to_move);
+                let by_mine = dead.dead_if(mine, theirs, empty, black_to_move);
+                let by_theirs = dead.dead_if(theirs, mine, empty, !black_to_move);
                 for (j, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
                     for v in (by_mine[j] | by_theirs[j]).cells() {
                         let k = (v as i64 + dy * n as i64 + dx) as usize;

@@ -485,8 +485,10 @@ impl<'a> Search<'a> {
     ) -> (Bitboard, Bitboard, Bitboard, Bitboard) {
         let mut fill_mine = Bitboard::EMPTY;
         loop {
-            let fm = self.dead.captured(mine, empty, black_to_move);
-            let ft = self.dead.captured(theirs, empty.minus(fm), !black_to_move);
+            let fm = self.dead.captured(mine, theirs, empty, black_to_move);
+            let ft = self
+                .dead
+                .captured(theirs, mine | fm, empty.minus(fm), !black_to_move);
             if (fm | ft).is_empty() {
                 return (mine, theirs, empty, fill_mine);
             }
