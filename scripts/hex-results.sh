@@ -7,7 +7,8 @@
 # 6x6-misere-report.md comes from scripts/misere-6x6.sh.
 #
 # About 10 seconds on 2 cores (8.2 s measured, the 6x6 openings most of it).
-# With SEVEN=1 the 7x7 opening table too (7x7-openings.*): 44 minutes on 2 shared cores.
+# With SEVEN=1 the 7x7 opening table too (7x7-openings.*): about 3 minutes in all on 2 cores
+# (2 min 44 s measured, the 7x7 table 119 s of it).
 #
 # Usage: scripts/hex-results.sh [THREADS]   (default: one per core)
 #        SEVEN=1 scripts/hex-results.sh
