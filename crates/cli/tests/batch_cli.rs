@@ -507,6 +507,7 @@ tt_mb = 8
 name = "slow-hex"
 kind = "hex-openings"
 size = 6
+misere = true
 threads = 1
 tt_mb = 64
 time_limit = 1
@@ -555,7 +556,7 @@ tt_mb = 1048576
         &s(&tmp.path().join("copy.proofs")),
         &s(&dir.join("slow-hex.proofs")),
     ]);
-    assert!(proofs.contains("of 6x6 normal Hex"), "{proofs}");
+    assert!(proofs.contains("of 6x6 misère Hex"), "{proofs}");
     // Refused before anything is allocated (unless this machine has a terabyte of memory).
     let huge = by_name("huge-table")["detail"]
         .as_str()

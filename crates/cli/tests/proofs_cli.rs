@@ -59,12 +59,15 @@ fn table(v: &Value) -> Vec<(String, bool)> {
         .collect()
 }
 
-const OPENINGS_6: [&str; 11] = [
+/// A 7x7 position that takes a few seconds on two threads: long enough to be killed in the
+/// middle, short enough to be solved three times over.
+const SOLVE_7: [&str; 12] = [
     "hex",
-    "openings",
+    "solve",
     "--size",
-    "6",
-    "--no-plies",
+    "7",
+    "--moves",
+    "b2",
     "--json",
     "--threads",
     "2",
@@ -73,11 +76,25 @@ const OPENINGS_6: [&str; 11] = [
     "--proofs",
 ];
 
-/// Starts a 6x6 openings run keeping its proofs in `path`.
-fn spawn_openings(path: &Path, save_every: &str) -> std::process::Child {
+/// The misère 6x6 openings, which no test waits for: a run that is still going when it is
+/// signalled.
+const MISERE_6: [&str; 9] = [
+    "hex",
+    "openings",
+    "--size",
+    "6",
+    "--misere",
+    "--no-plies",
+    "--json",
+    "--tt-mb",
+    "256",
+];
+
+/// Starts `args` keeping its proofs in `path`, saved every `save_every` seconds.
+fn spawn_keeping(args: &[&str], path: &Path, save_every: &str) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_zermelo"))
-        .args(OPENINGS_6)
-        .args([s(path), "--save-every", save_every])
+        .args(args)
+        .args(["--proofs", s(path), "--save-every", save_every])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -85,10 +102,10 @@ fn spawn_openings(path: &Path, save_every: &str) -> std::process::Child {
 }
 
 #[test]
-fn a_killed_openings_run_resumes_from_its_proofs() {
+fn a_killed_run_resumes_from_its_proofs() {
     let dir = tempfile::tempdir().unwrap();
     let fresh_path = dir.path().join("fresh.proofs");
-    let mut args = OPENINGS_6.to_vec();
+    let mut args = SOLVE_7.to_vec();
     args.push(s(&fresh_path));
     let fresh = json(&args);
     assert_eq!(fresh["proofs_loaded"], 0);
@@ -102,8 +119,9 @@ fn a_killed_openings_run_resumes_from_its_proofs() {
 
     // The same run, killed (SIGKILL: no handler runs) once its file holds some proofs, and the
     // open entries of its table are saved beside them.
-    let path = dir.path().join("6x6.proofs");
-    let mut child = spawn_openings(&path, "1");
+    let path = dir.path().join("7x7.proofs");
+    let proofs_flag = SOLVE_7.len() - 1;
+    let mut child = spawn_keeping(&SOLVE_7[..proofs_flag], &path, "1");
     let start = Instant::now();
     let saved = loop {
         if let (Some(h), Some(o)) = (header(&path), header(&open_path(&path))) {
@@ -135,16 +153,15 @@ fn a_killed_openings_run_resumes_from_its_proofs() {
     // one-thread run: on two threads either count depends on how the threads were scheduled.
     args.pop();
     args.push(s(&path));
-    args[7] = "1";
+    args[8] = "1";
     let resumed = json(&args);
     assert_eq!(resumed["proofs_loaded"], on_disk);
     assert_eq!(resumed["open_restored"], open);
     assert!(!open_path(&path).exists());
-    assert_eq!(table(&resumed), table(&fresh));
-    assert_eq!(resumed["winning_openings"], fresh["winning_openings"]);
+    assert_eq!(resumed["winner"], fresh["winner"]);
     let nodes = |v: &Value| v["nodes"].as_u64().unwrap();
-    let mut one_thread = OPENINGS_6[..OPENINGS_6.len() - 1].to_vec();
-    one_thread[7] = "1";
+    let mut one_thread = SOLVE_7[..proofs_flag].to_vec();
+    one_thread[8] = "1";
     let fresh_one = json(&one_thread);
     assert!(
         nodes(&resumed) < nodes(&fresh_one),
@@ -159,9 +176,9 @@ fn a_killed_openings_run_resumes_from_its_proofs() {
         total - on_disk,
         "proofs_saved counts the new positions"
     );
-    // A third run finds every opening proven: no search at all.
+    // A third run finds the position proven: no search at all.
     let again = json(&args);
-    assert_eq!(table(&again), table(&fresh));
+    assert_eq!(again["winner"], fresh["winner"]);
     assert_eq!(
         (nodes(&again), again["proofs_saved"].as_u64()),
         (0, Some(0))
@@ -172,8 +189,8 @@ fn a_killed_openings_run_resumes_from_its_proofs() {
 fn sigterm_saves_the_proofs_and_says_where() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("6x6.proofs");
-    // No save before the signal: the interval is far longer than the run.
-    let child = spawn_openings(&path, "100000");
+    // No save before the signal: the interval is far longer than the wait.
+    let child = spawn_keeping(&MISERE_6, &path, "100000");
     std::thread::sleep(Duration::from_millis(1500));
     assert!(!path.exists());
     nix::sys::signal::kill(
@@ -192,13 +209,21 @@ fn sigterm_saves_the_proofs_and_says_where() {
     let count = header(&path).unwrap()["count"].as_u64().unwrap();
     assert!(count > 0);
     assert!(line.contains(&format!("{count} proofs")), "{line}");
-    // The open entries are saved beside them, and belong to 6x6 runs only.
+    // The open entries are saved beside them, and belong to misère 6x6 runs only.
     assert_eq!(header(&open_path(&path)).unwrap()["size"], 6);
     let other = dir.path().join("5x5.proofs");
     std::fs::copy(open_path(&path), open_path(&other)).unwrap();
-    let e = error(&["hex", "openings", "--size", "5", "--proofs", s(&other)]);
+    let e = error(&[
+        "hex",
+        "openings",
+        "--size",
+        "5",
+        "--misere",
+        "--proofs",
+        s(&other),
+    ]);
     assert!(
-        e.contains("holds open entries of 6x6 normal Hex, not 5x5 normal Hex"),
+        e.contains("holds open entries of 6x6 misère Hex, not 5x5 misère Hex"),
         "{e}"
     );
 }
