@@ -15,8 +15,8 @@ bin=target/release/zermelo
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 
-# Prints "value nodes seconds" for one position (value: "win"/"loss" for the first player, or
-# "open" when the limit ran out).
+# Prints "value nodes seconds" for one position (value: "win"/"loss" for Black, the first
+# player, whoever is to move, or "open" when the limit ran out).
 solve() {
   local json
   if json=$(timeout "$limit" "$bin" hex solve --size 6 --misere --threads "$threads" \
@@ -53,10 +53,10 @@ for i in "${!cells[@]}"; do
     continue
   fi
   read -r v nodes secs < <(solve --moves "$cell")
-  # The solver answers for the side to move after the opening (White).
+  # solve() names the winner as Black or not, and Black made the opening.
   case $v in
-    win) v=loses ;;
-    loss) v=wins ;;
+    win) v=wins ;;
+    loss) v=loses ;;
   esac
   value[$cell]=$v
   echo "| $cell | $v | $nodes | $secs |" | tee -a "$tmp" >&2

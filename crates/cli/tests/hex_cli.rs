@@ -394,7 +394,11 @@ fn lookup_answers_from_the_table_as_the_solver_does() {
 
 /// Every committed opening table (results/hex/NxN-openings.json and the misère ones) gives a
 /// cell and its 180° rotation the same value, as the rotation preserves every result; the
-/// openings of a board are searched one by one, so this checks the table against itself.
+/// openings of a board are searched one by one, so this checks the table against itself. The
+/// misère tables agree with the theorems of misère Hex: on even boards the first player wins
+/// (Lagarias and Sleator), by the acute corner a1 (Evans) and, from 4x4 on, by b1, its neighbour
+/// along the first player's edge (Hayward, Toft and Henderson); on odd boards every opening
+/// loses.
 #[test]
 fn committed_opening_tables_are_symmetric() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/hex");
@@ -416,6 +420,14 @@ fn committed_opening_tables_are_symmetric() {
                 wins(n * n - 1 - i),
                 "{name}: cell {i} and its rotation"
             );
+        }
+        if v["misere"].as_bool().unwrap() {
+            if n % 2 == 0 {
+                assert!(wins(0), "{name}: the acute corner a1 loses");
+                assert!(n < 4 || wins(1), "{name}: b1 loses");
+            } else {
+                assert!((0..n * n).all(|i| !wins(i)), "{name}: an opening wins");
+            }
         }
         tables += 1;
     }
