@@ -4,7 +4,8 @@
 # Hex 1x1 to 5x5 against the parity theorem (misere-parity.*). The winners, winning openings and
 # lengths come out the same on every run; node counts and timings differ (the search is
 # parallel), so a rerun changes those lines of the committed files and nothing else.
-# 6x6-misere-report.md comes from scripts/misere-6x6.sh.
+# 6x6-misere-openings.* (or, until every opening is proven, 6x6-misere-report.md) come from
+# scripts/misere-6x6.sh.
 #
 # About 10 seconds on 2 cores (8.2 s measured, the 6x6 openings most of it).
 # With SEVEN=1 the 7x7 opening table too (7x7-openings.*): about 3 minutes in all on 2 cores
