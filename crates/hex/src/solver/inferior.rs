@@ -449,6 +449,52 @@ mod tests {
         assert!(found > 1000, "only {found} dead cells seen");
     }
 
+    /// Every colouring of `cells` (each empty, Black's or White's), as (black, white).
+    fn colourings(cells: &[usize]) -> impl Iterator<Item = (Bitboard, Bitboard)> + '_ {
+        (0..3usize.pow(cells.len() as u32)).map(move |code| {
+            let (mut black, mut white, mut left) = (Bitboard::EMPTY, Bitboard::EMPTY, code);
+            for &i in cells {
+                match left % 3 {
+                    1 => black = black.with(i),
+                    2 => white = white.with(i),
+                    _ => {}
+                }
+                left /= 3;
+            }
+            (black, white)
+        })
+    }
+
+    /// Asserts that on every completion of the empty cells other than `cell` (Black's stones
+    /// `black`, White's `white` besides), Black taking `cell` or not does not change who
+    /// connects.
+    fn assert_dead_on_every_completion(
+        g: &Geometry,
+        black: Bitboard,
+        white: Bitboard,
+        cell: usize,
+        context: &str,
+    ) {
+        let free: Vec<usize> = g
+            .board
+            .minus(black | white)
+            .minus(Bitboard::single(cell))
+            .cells()
+            .collect();
+        for fill in 0..1u32 << free.len() {
+            let b = free
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| fill >> k & 1 == 1)
+                .fold(black, |b, (_, &i)| b.with(i));
+            assert_eq!(
+                black_connects(g, b),
+                black_connects(g, b.with(cell)),
+                "{context}: black {black:?} white {white:?} fill {b:?}"
+            );
+        }
+    }
+
     /// Every cell of boards 2x2 to 4x4, each colouring of its neighbours with every other cell
     /// empty: the cell is found dead exactly when the condition of the module's theorem holds,
     /// checked here arc by arc, and a cell found dead is dead on every completion of the board.
@@ -474,16 +520,7 @@ mod tests {
                     })
                     .collect();
                 let cells: Vec<usize> = ring.iter().filter_map(|r| r.0).collect();
-                for code in 0..3usize.pow(cells.len() as u32) {
-                    let (mut black, mut white, mut left) = (Bitboard::EMPTY, Bitboard::EMPTY, code);
-                    for &i in &cells {
-                        match left % 3 {
-                            1 => black = black.with(i),
-                            2 => white = white.with(i),
-                            _ => {}
-                        }
-                        left /= 3;
-                    }
+                for (black, white) in colourings(&cells) {
                     // Whether ring position i is the player's, and whether it is empty.
                     let owns = |i: usize, is_black: bool| match ring[i] {
                         (Some(cell), _, _) => (if is_black { black } else { white }).has(cell),
@@ -539,20 +576,13 @@ mod tests {
                         .max()
                         .unwrap_or(0);
                     seen[4usize.saturating_sub(longest.min(4))] += 1;
-                    let rest = g.board.minus(black | white).minus(Bitboard::single(c));
-                    let free: Vec<usize> = rest.cells().collect();
-                    for fill in 0..1u32 << free.len() {
-                        let b = free
-                            .iter()
-                            .enumerate()
-                            .filter(|&(k, _)| fill >> k & 1 == 1)
-                            .fold(black, |b, (_, &i)| b.with(i));
-                        assert_eq!(
-                            black_connects(g, b),
-                            black_connects(g, b.with(c)),
-                            "{n}x{n} cell {c} black {black:?} white {white:?} fill {b:?}"
-                        );
-                    }
+                    assert_dead_on_every_completion(
+                        g,
+                        black,
+                        white,
+                        c,
+                        &format!("{n}x{n} cell {c}"),
+                    );
                 }
             }
         }
@@ -573,34 +603,13 @@ mod tests {
             for corner in [(n - 1) * n, n - 1] {
                 let around: Vec<usize> = g.cell_neighbours(corner).cells().collect();
                 let mut found = 0;
-                for code in 0..3usize.pow(around.len() as u32) {
-                    let (mut black, mut white, mut c) = (Bitboard::EMPTY, Bitboard::EMPTY, code);
-                    for &i in &around {
-                        match c % 3 {
-                            1 => black = black.with(i),
-                            2 => white = white.with(i),
-                            _ => {}
-                        }
-                        c /= 3;
-                    }
+                for (black, white) in colourings(&around) {
                     if !dead.find(black, white).has(corner) {
                         continue;
                     }
                     found += 1;
-                    let rest = g.board.minus(black | white).minus(Bitboard::single(corner));
-                    let free: Vec<usize> = rest.cells().collect();
-                    for fill in 0..1u32 << free.len() {
-                        let b = free
-                            .iter()
-                            .enumerate()
-                            .filter(|&(k, _)| fill >> k & 1 == 1)
-                            .fold(black, |b, (_, &i)| b.with(i));
-                        assert_eq!(
-                            black_connects(g, b),
-                            black_connects(g, b.with(corner)),
-                            "{n}x{n} corner {corner} black {black:?} white {white:?} fill {b:?}"
-                        );
-                    }
+                    let context = format!("{n}x{n} corner {corner}");
+                    assert_dead_on_every_completion(g, black, white, corner, &context);
                 }
                 // The two cells of each run beside the corner's own neighbours: NE and NW
                 // White's, or E and NE Black's, besides the edges.
