@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces results/hex/: the opening tables of normal Hex 1x1 to 6x6 and of misère Hex 1x1 to
 # 5x5 (NxN-openings.* and NxN-misere-openings.*: JSON, Markdown and the SVG board), and misère
-# Hex 1x1 to 5x5 against the parity theorem (misere-parity.*). The winners, winning openings and
+# Hex against the parity theorem (misere-parity.*): 1x1 to 6x6 where scripts/misere-6x6.sh has
+# left its proofs of the 6x6 openings in runs/misere-6x6, 1x1 to 5x5 otherwise. The winners, winning openings and
 # lengths come out the same on every run; node counts and timings differ (the search is
 # parallel), so a rerun changes those lines of the committed files and nothing else.
 # 6x6-misere-openings.* (or, until every opening is proven, 6x6-misere-report.md) come from
@@ -25,4 +26,9 @@ if [ "${SEVEN:-0}" = 1 ]; then
   "$Z" hex openings --size 7 --no-plies --out "$OUT" --threads "$threads"
 fi
 "$Z" hex openings --size 1-5 --misere --out "$OUT" --threads "$threads"
-"$Z" hex parity --max-size 5 --out "$OUT" --threads "$threads"
+proofs=runs/misere-6x6/misere-6x6.proofs
+if [ -e "$OUT/6x6-misere-openings.json" ] && [ -e "$proofs" ]; then
+  "$Z" hex parity --max-size 6 --proofs "$proofs" --out "$OUT" --threads "$threads"
+else
+  "$Z" hex parity --max-size 5 --out "$OUT" --threads "$threads"
+fi

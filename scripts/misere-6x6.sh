@@ -3,8 +3,9 @@
 # killed and run again without losing the openings it solved: their proofs are kept in
 # runs/misere-6x6/misere-6x6.proofs and a rerun starts from them. The run stops after HOURS (it
 # saves its proofs on SIGTERM); then the table is written to results/hex/6x6-misere-openings.*
-# once every opening is proven, and results/hex/6x6-misere-report.md (the openings proven so
-# far and those still open) until then.
+# once every opening is proven, with misère 1x1 to 6x6 against the parity theorem
+# (results/hex/misere-parity.*, the 6x6 openings taken from the proofs), and
+# results/hex/6x6-misere-report.md (the openings proven so far and those still open) until then.
 #
 # Usage: scripts/misere-6x6.sh [HOURS] [THREADS]   (default: 10 and one per core)
 set -euo pipefail
@@ -33,4 +34,5 @@ fi
 # The report describes an unfinished table: it goes once the table is written.
 if [[ -e results/hex/6x6-misere-openings.json ]]; then
   rm -f results/hex/6x6-misere-report.md
+  "$bin" hex parity --max-size 6 --proofs "$proofs" --out results/hex "${threads[@]}"
 fi

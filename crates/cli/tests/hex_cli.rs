@@ -433,3 +433,37 @@ fn committed_opening_tables_are_symmetric() {
     }
     assert!(tables >= 10, "{tables} tables read");
 }
+
+#[test]
+fn committed_parity_check_agrees_with_the_misere_tables() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/hex");
+    let read = |name: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+    };
+    let parity = read("misere-parity.json");
+    assert_eq!(parity["theorem_holds_on_every_size"], true);
+    let sizes = parity["sizes"].as_array().unwrap();
+    assert!(
+        sizes.len() >= 6,
+        "the parity check stops at {}x{0}",
+        sizes.len()
+    );
+    for size in sizes {
+        let n = size["size"].as_u64().unwrap();
+        assert_eq!(size["first_player_wins"], n % 2 == 0, "{n}x{n}");
+        let table = read(&format!("{n}x{n}-misere-openings.json"));
+        let winning: Vec<&Value> = table["openings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["first_player_wins"] == true)
+            .map(|o| &o["cell"])
+            .collect();
+        let listed: Vec<&Value> = size["winning_openings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .collect();
+        assert_eq!(listed, winning, "{n}x{n}");
+    }
+}

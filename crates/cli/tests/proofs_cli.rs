@@ -483,3 +483,66 @@ fn proven_only_gives_the_table_or_what_is_still_open() {
     ]);
     assert!(line.contains("no proofs file"), "{line}");
 }
+
+#[test]
+fn parity_takes_its_largest_board_from_the_proofs_of_earlier_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("misere-4x4.proofs");
+    let openings = json(&[
+        "hex",
+        "openings",
+        "--size",
+        "4",
+        "--misere",
+        "--no-plies",
+        "--json",
+        "--proofs",
+        s(&p),
+    ]);
+    let proven = openings["proofs_saved"].as_u64().unwrap();
+    assert!(proven > 0);
+    let out = dir.path().join("out");
+    let v = json(&[
+        "hex",
+        "parity",
+        "--max-size",
+        "4",
+        "--json",
+        "--proofs",
+        s(&p),
+        "--out",
+        s(&out),
+    ]);
+    let sizes = v["sizes"].as_array().unwrap();
+    // Only the largest board reads the file, and it reads all the openings run proved.
+    assert_eq!(sizes[3]["proofs_loaded"].as_u64(), Some(proven));
+    assert!(sizes[2].get("proofs_loaded").is_none());
+    let winning: Vec<String> = table(&openings)
+        .into_iter()
+        .filter(|(_, wins)| *wins)
+        .map(|(cell, _)| cell)
+        .collect();
+    assert_eq!(sizes[3]["winning_openings"], serde_json::json!(winning));
+    assert_eq!(v["theorem_holds_on_every_size"], true);
+    let md = std::fs::read_to_string(out.join("misere-parity.md")).unwrap();
+    assert!(
+        md.contains(&format!(
+            "started from {proven} positions proven by earlier runs"
+        )),
+        "{md}"
+    );
+
+    // Proofs of normal Hex are refused with one line.
+    let normal = dir.path().join("normal-4x4.proofs");
+    json(&[
+        "hex",
+        "solve",
+        "--size",
+        "4",
+        "--json",
+        "--proofs",
+        s(&normal),
+    ]);
+    let e = error(&["hex", "parity", "--max-size", "4", "--proofs", s(&normal)]);
+    assert!(e.contains("not 4x4 misère Hex"), "{e}");
+}

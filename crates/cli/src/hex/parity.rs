@@ -10,6 +10,7 @@ use std::time::Instant;
 use serde_json::{json, Value};
 use zermelo_hex::{Position, DEFAULT_LENGTH_SIZE};
 
+use super::proofs::{keeping, ProofOptions};
 use super::SearchOptions;
 use crate::progress::Progress;
 
@@ -32,6 +33,11 @@ pub struct Args {
     /// Transposition table size in MiB (default: by board size, as for `hex solve`).
     #[arg(long)]
     tt_mb: Option<usize>,
+    /// The proofs file is for the largest board, the one that takes the time: a run stopped
+    /// there goes on from it, and the proofs of `hex openings --size N --misere --proofs` (or a
+    /// batch run of them) let the largest size be checked without searching it again.
+    #[command(flatten)]
+    proofs: ProofOptions,
 }
 
 /// Runs `hex parity`.
@@ -46,36 +52,50 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(dir) = &args.out {
         crate::output::prepare_out_dir(dir)?;
     }
-    let solver = SearchOptions {
+    let options = SearchOptions {
         misere: true,
         threads: args.threads,
         tt_mb: args.tt_mb,
-    }
-    .solver(args.max_size)?;
+    };
+    // The largest board's solver first, so that a proofs file that does not fit is refused
+    // before any work; the smaller boards get tables sized for them.
+    let mut largest = Some(
+        args.proofs
+            .open(options.solver(args.max_size)?, args.max_size)?,
+    );
     let mut sizes = Vec::new();
+    let mut threads = 0;
     for n in 1..=args.max_size {
         let start = Instant::now();
-        let mut progress = Progress::new(
-            &format!("misère {n}x{n}"),
-            (n * n) as u64,
-            "openings",
-            args.json,
-        );
-        let openings = solver.openings(n, |o| progress.advance(1, &o.cell.to_string()))?;
-        progress.finish();
+        let (solver, file) = match n == args.max_size {
+            true => largest.take().expect("the largest board comes once"),
+            false => (options.solver(n)?, None),
+        };
+        threads = solver.threads();
+        let ((openings, plies), kept) = keeping(&solver, file.as_ref(), || {
+            let mut progress = Progress::new(
+                &format!("misère {n}x{n}"),
+                (n * n) as u64,
+                "openings",
+                args.json,
+            );
+            let openings = solver.openings(n, |o| progress.advance(1, &o.cell.to_string()))?;
+            progress.finish();
+            // The length from the empty board, where the search can afford it.
+            let plies = if n <= DEFAULT_LENGTH_SIZE {
+                Some(solver.perfect_play_length(&Position::new(n)?)?)
+            } else {
+                None
+            };
+            Ok((openings, plies))
+        })?;
         let winning: Vec<String> = openings
             .iter()
             .filter(|o| o.first_player_wins)
             .map(|o| o.cell.to_string())
             .collect();
         let first_wins = !winning.is_empty();
-        // The length from the empty board, where the search can afford it.
-        let plies = if n <= DEFAULT_LENGTH_SIZE {
-            Some(solver.perfect_play_length(&Position::new(n)?)?)
-        } else {
-            None
-        };
-        sizes.push(json!({
+        let mut size = json!({
             "size": n,
             "first_player_wins": first_wins,
             "parity_theorem_holds": first_wins == (n % 2 == 0),
@@ -88,7 +108,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "plies": plies,
             "fills_the_board": plies.map(|p| p as usize == n * n),
             "seconds": start.elapsed().as_secs_f64(),
-        }));
+        });
+        if let Some(kept) = kept {
+            kept.annotate(&mut size);
+        }
+        sizes.push(size);
     }
     let doc = json!({
         "misere": true,
@@ -96,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "max_size": args.max_size,
         "sizes": sizes,
         "theorem_holds_on_every_size": sizes.iter().all(|s| s["parity_theorem_holds"] == true),
-        "threads": solver.threads(),
+        "threads": threads,
         "zermelo_version": env!("CARGO_PKG_VERSION"),
     });
     if args.json {
@@ -186,6 +210,23 @@ fn markdown(doc: &Value) -> String {
                     "{p} plies ({} cells)",
                     n * n
                 )),
+        );
+    }
+    // Say where the largest size's values came from when a proofs file gave them.
+    let sizes = doc["sizes"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if let Some(last) = sizes
+        .last()
+        .filter(|l| l["proofs_loaded"].as_u64() > Some(0))
+    {
+        let n = last["size"].as_u64().unwrap_or(0);
+        let _ = write!(
+            s,
+            "\nThe {n}x{n} run started from {} positions proven by earlier runs of the same \
+             openings (`--proofs`), and proved {} more.\n",
+            last["proofs_loaded"], last["proofs_saved"]
         );
     }
     s
