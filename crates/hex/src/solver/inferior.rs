@@ -144,36 +144,53 @@ impl DeadCells {
         empty: Bitboard,
         black: bool,
     ) -> [Bitboard; 6] {
-        let mine = self.around(stones, black);
-        let theirs = self.around(other, !black);
+        self.dead_if_around(
+            &self.around(stones, black),
+            &self.around(other, !black),
+            empty,
+        )
+    }
+
+    /// [`DeadCells::dead_if`] from the player's and the opponent's neighbour sets
+    /// ([`DeadCells::around`]).
+    fn dead_if_around(
+        &self,
+        mine: &[Bitboard; 6],
+        theirs: &[Bitboard; 6],
+        empty: Bitboard,
+    ) -> [Bitboard; 6] {
         std::array::from_fn(|k| {
             let open = empty & toward(self.g, empty, DIRECTIONS[k]);
-            let mut with = mine;
+            let mut with = *mine;
             with[k] = open;
-            dead_by(&with, &theirs) & open
+            dead_by(&with, theirs) & open
         })
     }
 
-    /// The mover's candidate moves without the vulnerable and the dominated ones, in normal
-    /// play. The mover is Black if `black`; `empty` holds every empty cell, `moves` the
-    /// candidates, which must hold a winning move whenever the mover has one, and none that
-    /// connects the mover at once.
+    /// The mover's candidate moves without the reversible (vulnerable among them) and the
+    /// dominated ones, in normal play. The mover is Black if `black`; `empty` holds every empty
+    /// cell, `moves` the candidates, which must hold a winning move whenever the mover has one,
+    /// and none that connects the mover at once.
     ///
-    /// **Vulnerable cells.** A cell x is vulnerable when, after the mover plays x, the opponent
-    /// can kill it: a stone of theirs on a neighbour k of x makes x dead. *Theorem: if the
-    /// mover wins by x, they win by a move that is not vulnerable, or by every move.* *Proof.*
-    /// After x and the answer k, x is dead, so the position Q is worth the same with both x
-    /// and k the opponent's. The mover, to move, wins Q since x won; let m be a winning move
-    /// there. With fewer opponent stones, m wins the original position too (an opponent's
-    /// stone never helps the mover). If m is vulnerable as well, with killer k′: were k′ taken
-    /// in Q, m would already be dead after m, worth a pass, so the mover would win Q even with
-    /// the opponent to move, hence the original position with the opponent to move (fewer
-    /// opponent stones), hence after every move of the original position, the killers
-    /// included. Otherwise m is vulnerable in Q (a dead cell stays dead when more cells are
-    /// fixed) and the argument repeats in Q. Each round fixes two more cells, so it ends, at a
-    /// winning move that is not vulnerable in the round's position, hence not in the original
-    /// one (were its killer already taken there, it would be the case above), or with every
-    /// move winning.
+    /// **Reversible cells.** A cell x is reversible when, after the mover plays x, the opponent
+    /// has an answer y after which x is dead once the opponent's captured pairs C (see
+    /// [`DeadCells::captured`]) are given to them. It is vulnerable when y is a neighbour
+    /// that makes x dead on its own, with no pairs. *Theorem: if the mover wins by x, they win
+    /// by a move that is not reversible, or by every move.* *Proof.* After x and the answer y,
+    /// the pairs C can be filled in for the opponent without changing the value, and then x
+    /// is dead, so the position Q is worth the same with x, y and C all the opponent's. The
+    /// mover, to move, wins Q since x won; let m be a winning move there. With fewer opponent
+    /// stones, m wins the original position too (an opponent's stone never helps the mover).
+    /// If m is reversible as well, with answer y′ and pairs C′, these still do their work in
+    /// Q, where only opponent stones were added: a dead cell stays dead when more cells are
+    /// fixed, and a pair stays captured, or has a cell the opponent's and the other then dead.
+    /// So were y′ taken in Q, m would already be dead after m and C′, worth a pass, and the
+    /// mover would win Q even with the opponent to move, hence the original position with the
+    /// opponent to move (fewer opponent stones), hence after every move of the original
+    /// position. Otherwise m is reversible in Q and the argument repeats in Q. Each round
+    /// fixes two more cells, so it ends, at a winning move that is not reversible in the
+    /// round's position, hence not in the original one (were its answer already taken there,
+    /// it would be the case above), or with every move winning.
     ///
     /// **Dominated cells.** If cell x is dead once the mover has a stone on its neighbour y,
     /// the move y is at least as good as x. *Proof.* With the mover on y, x is dead, so its
@@ -186,12 +203,12 @@ impl DeadCells {
     /// the first row, a stone on the second row makes its two empty first-row neighbours such
     /// a pair, so each of them is dominated by it.)
     ///
-    /// The vulnerable candidates are pruned first; then a candidate x is pruned as dominated
+    /// The reversible candidates are pruned first; then a candidate x is pruned as dominated
     /// when some such y is not pruned (yet). So a pruned x leads, through cells pruned later
     /// and later, to a y that is kept, a candidate or not, and at least as good as x: a kept
     /// candidate, or a move outside the candidates, which loses or is dead (worth a pass, so
     /// that every move is as good). Together: when the mover wins, a winning move that is not
-    /// vulnerable exists, and it or a kept move at least as good is kept, unless every move
+    /// reversible exists, and it or a kept move at least as good is kept, unless every move
     /// wins. If every candidate were pruned, the first is kept, which wins whenever any does.
     pub(crate) fn superior(
         &self,
@@ -203,6 +220,7 @@ impl DeadCells {
     ) -> Bitboard {
         let killed_if = self.dead_if(theirs, mine, empty, !black);
         let mut pruned = moves & killed_if.iter().fold(Bitboard::EMPTY, |v, &k| v | k);
+        pruned |= self.reversible(mine, theirs, empty, black, moves.minus(pruned));
         let dead_if = self.dead_if(mine, theirs, empty, black);
         let n = self.g.n as i64;
         // The cells of the mover's captured pairs once the mover has y, for each y asked.
@@ -235,6 +253,47 @@ impl DeadCells {
             kept if kept.is_empty() => moves.first().map_or(kept, Bitboard::single),
             kept => kept,
         }
+    }
+
+    /// The cells of `moves` that are reversible for the mover (Black if `black`): some answer
+    /// y of the opponent leaves them dead once the opponent's captured pairs are given to the
+    /// opponent (see [`DeadCells::superior`]).
+    ///
+    /// The pairs are those of the position after y alone, without the mover's stone on x: they
+    /// stay captured once x is the mover's (a dead cell stays dead when more cells are fixed),
+    /// unless x is in one of them, and then x is not found dead since it is the opponent's in
+    /// the position tested. Only a cell that would be dead with every empty cell the opponent's
+    /// can be reversed, and only by an answer within two steps of it (x's colour matters only
+    /// through its neighbours, which y takes or makes into pairs with their own neighbours).
+    fn reversible(
+        &self,
+        mine: Bitboard,
+        theirs: Bitboard,
+        empty: Bitboard,
+        black: bool,
+        moves: Bitboard,
+    ) -> Bitboard {
+        let mine_around = self.around(mine, black);
+        let theirs_around = self.around(theirs, !black);
+        let all_theirs = self.around(theirs | empty, !black);
+        let open = moves & dead_by(&mine_around, &all_theirs);
+        let near = |set: Bitboard| set.cells().fold(set, |r, c| r | self.g.cell_neighbours(c));
+        let mut found = Bitboard::EMPTY;
+        for y in (near(near(open)) & empty).cells() {
+            let with_y: [Bitboard; 6] = std::array::from_fn(|k| {
+                theirs_around[k] | toward(self.g, Bitboard::single(y), DIRECTIONS[k])
+            });
+            let after = empty.minus(Bitboard::single(y));
+            let pairs =
+                self.disjoint(self.pairs_of(&self.dead_if_around(&with_y, &mine_around, after)));
+            let with_pairs = match pairs.is_empty() {
+                true => with_y,
+                false => std::array::from_fn(|k| with_y[k] | toward(self.g, pairs, DIRECTIONS[k])),
+            };
+            // dead_by treats its two players alike.
+            found |= open & dead_by(&with_pairs, &mine_around) & after.minus(pairs);
+        }
+        found
     }
 
     /// The mover's candidate moves without the dominated ones, in misère play. The mover is
@@ -311,7 +370,11 @@ impl DeadCells {
         empty: Bitboard,
         black: bool,
     ) -> [Bitboard; 3] {
-        let dead_if = self.dead_if(stones, other, empty, black);
+        self.pairs_of(&self.dead_if(stones, other, empty, black))
+    }
+
+    /// [`DeadCells::pair_starts`] from the player's [`DeadCells::dead_if`].
+    fn pairs_of(&self, dead_if: &[Bitboard; 6]) -> [Bitboard; 3] {
         std::array::from_fn(|k| dead_if[k] & toward(self.g, dead_if[k + 3], DIRECTIONS[k]))
     }
 
@@ -327,7 +390,12 @@ impl DeadCells {
         empty: Bitboard,
         black: bool,
     ) -> Bitboard {
-        let starts = self.pair_starts(stones, other, empty, black);
+        self.disjoint(self.pair_starts(stones, other, empty, black))
+    }
+
+    /// The cells of disjoint pairs among those `starts` gives ([`DeadCells::pair_starts`]),
+    /// taken greedily.
+    fn disjoint(&self, starts: [Bitboard; 3]) -> Bitboard {
         let mut taken = Bitboard::EMPTY;
         let n = self.g.n as i64;
         for (k, pairs) in starts.into_iter().enumerate() {
@@ -686,9 +754,10 @@ mod tests {
         assert!(found > 500, "only {found} captured cells seen");
     }
 
-    /// Vulnerable and dominated moves against the retrograde oracle: on 4x4 positions in play
-    /// (one in three), with every move but immediate wins as candidates, each dominator (by a
-    /// dead or a captured cell) wins whenever the cell it dominates does, a kept move wins
+    /// Vulnerable, reversible and dominated moves against the retrograde oracle: on 4x4
+    /// positions in play (one in three), with every move but immediate wins as candidates, each
+    /// dominator (by a dead or a captured cell) wins whenever the cell it dominates does, the
+    /// reversible cells leave a winning move whenever they hold one, a kept move wins
     /// whenever some move does, and the rules prune often enough to be tested.
     #[test]
     fn inferior_moves_leave_a_winning_move() {
@@ -698,7 +767,7 @@ mod tests {
         let g = Geometry::of(n);
         let table = RetroTable::compute(n, false).unwrap();
         let dead = DeadCells::new(g);
-        let (mut pruned, mut by_capture) = (0, 0);
+        let (mut pruned, mut by_capture, mut reversed) = (0, 0, 0);
         for (node, _) in in_play(&table, n, 3) {
             let (black, white, black_to_move) = (node.black, node.white, node.black_to_move);
             let empty = g.board.minus(black | white);
@@ -714,8 +783,8 @@ mod tests {
             }
             let kept = dead.superior(mine, theirs, empty, black_to_move, moves);
             // Each theorem on its own: a dominator is at least as good as the cell it
-            // dominates; a winning vulnerable cell leaves a winning move that is not
-            // vulnerable, or every move wins.
+            // dominates; a winning vulnerable (or reversible) cell leaves a winning move that
+            // is not vulnerable (reversible), or every move wins.
             let dead_if = dead.dead_if(mine, theirs, empty, black_to_move);
             let killed_if = dead.dead_if(theirs, mine, empty, !black_to_move);
             let vulnerable = killed_if.iter().fold(Bitboard::EMPTY, |v, &k| v | k);
@@ -745,6 +814,14 @@ mod tests {
                     "vulnerable {vulnerable:?}: {black:?} {white:?}"
                 );
             }
+            let reversible = dead.reversible(mine, theirs, empty, black_to_move, empty);
+            reversed += reversible.minus(vulnerable).count() as usize;
+            if reversible.cells().any(wins) {
+                assert!(
+                    empty.minus(reversible).cells().any(wins) || empty.cells().all(wins),
+                    "reversible {reversible:?}: {black:?} {white:?}"
+                );
+            }
             pruned += (empty.count() - kept.count()) as usize;
             assert_eq!(
                 empty.cells().any(wins),
@@ -756,6 +833,10 @@ mod tests {
         assert!(
             by_capture > 1000,
             "{by_capture} cells captured after a neighbour"
+        );
+        assert!(
+            reversed > 1000,
+            "{reversed} cells reversible and not vulnerable"
         );
     }
 

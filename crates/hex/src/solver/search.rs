@@ -322,7 +322,7 @@ impl<'a> Search<'a> {
                     true => Bitboard::single(moves.first().expect("moves is not empty")),
                     false => alive,
                 };
-                // Vulnerable and dominated moves go, unless the position is its own rotation:
+                // Reversible and dominated moves go, unless the position is its own rotation:
                 // the pruning below keeps one of each rotated pair, which could be a pruned
                 // move's dominator.
                 if g.rotate(black) == black && g.rotate(white) == white {
