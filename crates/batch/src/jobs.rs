@@ -218,7 +218,7 @@ fn check(raw: RawJob, defaults: &Defaults) -> Result<Job> {
     let allowed: &[&str] = match raw.kind.as_str() {
         "hex-openings" => &["size", "misere", "tt_mb", "checkpoint_secs"],
         "hex-solve" => &["size", "moves", "misere", "tt_mb", "checkpoint_secs"],
-        "hex-parity" => &["max_size", "tt_mb"],
+        "hex-parity" => &["max_size", "tt_mb", "checkpoint_secs"],
         "grundy-octal" => &[
             "game",
             "max",
@@ -359,8 +359,11 @@ impl Job {
     /// rerun after a kill starts from them.
     #[must_use]
     pub fn proofs_file(&self) -> Option<String> {
-        matches!(self.kind, Kind::HexOpenings { .. } | Kind::HexSolve { .. })
-            .then(|| format!("{}.proofs", self.name))
+        matches!(
+            self.kind,
+            Kind::HexOpenings { .. } | Kind::HexSolve { .. } | Kind::HexParity { .. }
+        )
+        .then(|| format!("{}.proofs", self.name))
     }
 
     /// The file a rerun of the unfinished job goes on from: a Grundy table or Hex proofs.
@@ -426,7 +429,7 @@ impl Job {
                 if *misere {
                     a.push("--misere".into());
                 }
-                return proofs(a);
+                proofs(a)
             }
             Kind::HexSolve {
                 size,
@@ -439,9 +442,10 @@ impl Job {
                 if *misere {
                     a.push("--misere".into());
                 }
-                return proofs(a);
+                proofs(a)
             }
-            Kind::HexParity { max_size } => hex(vec![
+            // The proofs are those of the largest board, the one that takes the time.
+            Kind::HexParity { max_size } => proofs(vec![
                 "hex".into(),
                 "parity".into(),
                 "--max-size".into(),
@@ -470,7 +474,7 @@ impl Job {
                 );
                 let mut args: Vec<Arg> = a.into_iter().map(Arg::Text).collect();
                 args.push(Arg::Path(dir.join(self.table_file().unwrap_or_default())));
-                return args;
+                args
             }
             // The census resumes from the games its folder holds.
             Kind::GrundyCensus { digits, max } => {
@@ -487,12 +491,9 @@ impl Job {
                 a.push("--out".into());
                 let mut args: Vec<Arg> = a.into_iter().map(Arg::Text).collect();
                 args.push(Arg::Path(dir.join(format!("{}.census", self.name))));
-                return args;
+                args
             }
         }
-        .into_iter()
-        .map(Arg::Text)
-        .collect()
     }
 
     /// A rough cost in seconds on one core, machine-independent by construction: it only
@@ -553,7 +554,10 @@ pub fn to_toml(jobs: &[Job]) -> String {
                     put("misere", (*misere).into());
                     put("checkpoint_secs", (job.checkpoint_secs as i64).into());
                 }
-                Kind::HexParity { max_size } => put("max_size", (*max_size as i64).into()),
+                Kind::HexParity { max_size } => {
+                    put("max_size", (*max_size as i64).into());
+                    put("checkpoint_secs", (job.checkpoint_secs as i64).into());
+                }
                 Kind::GrundyOctal {
                     game,
                     max,
@@ -636,6 +640,20 @@ mod tests {
             }
         );
         assert_eq!(job.proofs_file().as_deref(), Some("misere-6x6.proofs"));
+    }
+
+    /// A parity job keeps the proofs of its largest board, so that a rerun after a kill goes
+    /// on from them.
+    #[test]
+    fn a_parity_job_keeps_its_proofs() {
+        let jobs = parse("[[job]]\nname = \"p\"\nkind = \"hex-parity\"\nmax_size = 6\n").unwrap();
+        assert_eq!(jobs[0].proofs_file().as_deref(), Some("p.proofs"));
+        let args = jobs[0].command_line(Path::new("out"), false);
+        assert_eq!(args[..4], ["hex", "parity", "--max-size", "6"]);
+        assert!(
+            args.ends_with(&["--proofs".into(), "out/p.proofs".into()]),
+            "{args:?}"
+        );
     }
 
     #[test]
