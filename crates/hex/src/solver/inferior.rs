@@ -218,10 +218,20 @@ impl DeadCells {
         black: bool,
         moves: Bitboard,
     ) -> Bitboard {
-        let killed_if = self.dead_if(theirs, mine, empty, !black);
+        // Each player's neighbour sets, shared by the three tests below.
+        let mine_around = self.around(mine, black);
+        let theirs_around = self.around(theirs, !black);
+        let killed_if = self.dead_if_around(&theirs_around, &mine_around, empty);
         let mut pruned = moves & killed_if.iter().fold(Bitboard::EMPTY, |v, &k| v | k);
-        pruned |= self.reversible(mine, theirs, empty, black, moves.minus(pruned));
-        let dead_if = self.dead_if(mine, theirs, empty, black);
+        pruned |= self.reversible(
+            &mine_around,
+            &theirs_around,
+            theirs,
+            empty,
+            black,
+            moves.minus(pruned),
+        );
+        let dead_if = self.dead_if_around(&mine_around, &theirs_around, empty);
         let n = self.g.n as i64;
         // The cells of the mover's captured pairs once the mover has y, for each y asked.
         let mut captured_after = [Bitboard::EMPTY; 128];
@@ -257,7 +267,8 @@ impl DeadCells {
 
     /// The cells of `moves` that are reversible for the mover (Black if `black`): some answer
     /// y of the opponent leaves them dead once the opponent's captured pairs are given to the
-    /// opponent (see [`DeadCells::superior`]).
+    /// opponent (see [`DeadCells::superior`]). The players' neighbour sets
+    /// ([`DeadCells::around`]) come with their stones, as the caller has them already.
     ///
     /// The pairs are those of the position after y alone, without the mover's stone on x: they
     /// stay captured once x is the mover's (a dead cell stays dead when more cells are fixed),
@@ -267,17 +278,16 @@ impl DeadCells {
     /// through its neighbours, which y takes or makes into pairs with their own neighbours).
     fn reversible(
         &self,
-        mine: Bitboard,
+        mine_around: &[Bitboard; 6],
+        theirs_around: &[Bitboard; 6],
         theirs: Bitboard,
         empty: Bitboard,
         black: bool,
         moves: Bitboard,
     ) -> Bitboard {
-        let mine_around = self.around(mine, black);
-        let theirs_around = self.around(theirs, !black);
         let all_theirs = self.around(theirs | empty, !black);
-        let open = moves & dead_by(&mine_around, &all_theirs);
-        let near = |set: Bitboard| set.cells().fold(set, |r, c| r | self.g.cell_neighbours(c));
+        let open = moves & dead_by(mine_around, &all_theirs);
+        let near = |set: Bitboard| set | self.g.neighbours(set);
         let mut found = Bitboard::EMPTY;
         for y in (near(near(open)) & empty).cells() {
             let with_y: [Bitboard; 6] = std::array::from_fn(|k| {
@@ -285,13 +295,11 @@ impl DeadCells {
             });
             let after = empty.minus(Bitboard::single(y));
             let pairs =
-                self.disjoint(self.pairs_of(&self.dead_if_around(&with_y, &mine_around, after)));
-            let with_pairs = match pairs.is_empty() {
-                true => with_y,
-                false => std::array::from_fn(|k| with_y[k] | toward(self.g, pairs, DIRECTIONS[k])),
-            };
+                self.disjoint(self.pairs_of(&self.dead_if_around(&with_y, mine_around, after)));
+            let with_pairs: [Bitboard; 6] =
+                std::array::from_fn(|k| with_y[k] | toward(self.g, pairs, DIRECTIONS[k]));
             // dead_by treats its two players alike.
-            found |= open & dead_by(&with_pairs, &mine_around) & after.minus(pairs);
+            found |= open & dead_by(&with_pairs, mine_around) & after.minus(pairs);
         }
         found
     }
@@ -519,18 +527,8 @@ mod tests {
 
     /// Every colouring of `cells` (each empty, Black's or White's), as (black, white).
     fn colourings(cells: &[usize]) -> impl Iterator<Item = (Bitboard, Bitboard)> + '_ {
-        (0..3usize.pow(cells.len() as u32)).map(move |code| {
-            let (mut black, mut white, mut left) = (Bitboard::EMPTY, Bitboard::EMPTY, code);
-            for &i in cells {
-                match left % 3 {
-                    1 => black = black.with(i),
-                    2 => white = white.with(i),
-                    _ => {}
-                }
-                left /= 3;
-            }
-            (black, white)
-        })
+        (0..3u64.pow(cells.len() as u32))
+            .map(move |code| crate::solver::colouring(cells.iter().copied(), code))
     }
 
     /// Asserts that on every completion of the empty cells other than `cell` (Black's stones
@@ -814,7 +812,14 @@ mod tests {
                     "vulnerable {vulnerable:?}: {black:?} {white:?}"
                 );
             }
-            let reversible = dead.reversible(mine, theirs, empty, black_to_move, empty);
+            let reversible = dead.reversible(
+                &dead.around(mine, black_to_move),
+                &dead.around(theirs, !black_to_move),
+                theirs,
+                empty,
+                black_to_move,
+                empty,
+            );
             reversed += reversible.minus(vulnerable).count() as usize;
             if reversible.cells().any(wins) {
                 assert!(

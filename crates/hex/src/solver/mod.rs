@@ -449,19 +449,27 @@ pub(crate) fn colourings(
     n: usize,
     step: usize,
 ) -> impl Iterator<Item = (crate::Bitboard, crate::Bitboard)> {
-    use crate::Bitboard;
     (0..3u64.pow((n * n) as u32))
         .step_by(step)
-        .map(move |code| {
-            let (mut black, mut white, mut c) = (Bitboard::EMPTY, Bitboard::EMPTY, code);
-            for i in 0..n * n {
-                match c % 3 {
-                    1 => black = black.with(i),
-                    2 => white = white.with(i),
-                    _ => {}
-                }
-                c /= 3;
-            }
-            (black, white)
-        })
+        .map(move |code| colouring(0..n * n, code))
+}
+
+/// The colouring of `cells` whose base-3 code is `code`, digit k for the k-th cell (0 empty,
+/// 1 Black, 2 White), as (black, white).
+#[cfg(test)]
+pub(crate) fn colouring(
+    cells: impl IntoIterator<Item = usize>,
+    mut code: u64,
+) -> (crate::Bitboard, crate::Bitboard) {
+    use crate::Bitboard;
+    let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    for i in cells {
+        match code % 3 {
+            1 => black = black.with(i),
+            2 => white = white.with(i),
+            _ => {}
+        }
+        code /= 3;
+    }
+    (black, white)
 }
