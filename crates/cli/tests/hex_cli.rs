@@ -392,6 +392,16 @@ fn lookup_answers_from_the_table_as_the_solver_does() {
     assert!(message.contains("already over"), "{message}");
 }
 
+/// The folder of the committed Hex results.
+fn results_hex() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/hex")
+}
+
+/// A committed JSON result.
+fn read_json(path: &std::path::Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 /// Every committed opening table (results/hex/NxN-openings.json and the misère ones) gives a
 /// cell and its 180° rotation the same value, as the rotation preserves every result; the
 /// openings of a board are searched one by one, so this checks the table against itself. The
@@ -401,7 +411,7 @@ fn lookup_answers_from_the_table_as_the_solver_does() {
 /// loses.
 #[test]
 fn committed_opening_tables_are_symmetric() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/hex");
+    let dir = results_hex();
     let mut tables = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -409,7 +419,7 @@ fn committed_opening_tables_are_symmetric() {
         if !name.ends_with("openings.json") {
             continue;
         }
-        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let v = read_json(&path);
         let n = v["size"].as_u64().unwrap() as usize;
         let openings = v["openings"].as_array().unwrap();
         assert_eq!(openings.len(), n * n, "{name}");
@@ -434,12 +444,11 @@ fn committed_opening_tables_are_symmetric() {
     assert!(tables >= 10, "{tables} tables read");
 }
 
+/// The committed parity check reaches 6x6, holds the theorem on every size, and lists as
+/// winning exactly the openings the committed misère tables say win.
 #[test]
 fn committed_parity_check_agrees_with_the_misere_tables() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/hex");
-    let read = |name: &str| -> Value {
-        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
-    };
+    let read = |name: &str| read_json(&results_hex().join(name));
     let parity = read("misere-parity.json");
     assert_eq!(parity["theorem_holds_on_every_size"], true);
     let sizes = parity["sizes"].as_array().unwrap();

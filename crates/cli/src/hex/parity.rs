@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use serde_json::{json, Value};
-use zermelo_hex::{Position, DEFAULT_LENGTH_SIZE};
+use zermelo_batch::proofs::ProofFile;
+use zermelo_hex::{Position, Solver, DEFAULT_LENGTH_SIZE};
 
 use super::proofs::{keeping, ProofOptions};
 use super::SearchOptions;
@@ -59,68 +60,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     // The largest board's solver first, so that a proofs file that does not fit is refused
     // before any work; the smaller boards get tables sized for them.
-    let mut largest = Some(
-        args.proofs
-            .open(options.solver(args.max_size)?, args.max_size)?,
-    );
-    let mut sizes = Vec::new();
-    let mut threads = 0;
-    for n in 1..=args.max_size {
-        let start = Instant::now();
-        let (solver, file) = match n == args.max_size {
-            true => largest.take().expect("the largest board comes once"),
-            false => (options.solver(n)?, None),
-        };
-        threads = solver.threads();
-        let ((openings, plies), kept) = keeping(&solver, file.as_ref(), || {
-            let mut progress = Progress::new(
-                &format!("misère {n}x{n}"),
-                (n * n) as u64,
-                "openings",
-                args.json,
-            );
-            let openings = solver.openings(n, |o| progress.advance(1, &o.cell.to_string()))?;
-            progress.finish();
-            // The length from the empty board, where the search can afford it.
-            let plies = if n <= DEFAULT_LENGTH_SIZE {
-                Some(solver.perfect_play_length(&Position::new(n)?)?)
-            } else {
-                None
-            };
-            Ok((openings, plies))
-        })?;
-        let winning: Vec<String> = openings
-            .iter()
-            .filter(|o| o.first_player_wins)
-            .map(|o| o.cell.to_string())
-            .collect();
-        let first_wins = !winning.is_empty();
-        let mut size = json!({
-            "size": n,
-            "first_player_wins": first_wins,
-            "parity_theorem_holds": first_wins == (n % 2 == 0),
-            "winning_openings": winning,
-            "openings": openings.iter().map(|o| json!({
-                "cell": o.cell.to_string(),
-                "first_player_wins": o.first_player_wins,
-                "nodes": o.nodes,
-            })).collect::<Vec<_>>(),
-            "plies": plies,
-            "fills_the_board": plies.map(|p| p as usize == n * n),
-            "seconds": start.elapsed().as_secs_f64(),
-        });
-        if let Some(kept) = kept {
-            kept.annotate(&mut size);
-        }
-        sizes.push(size);
-    }
+    let (largest, file) = args
+        .proofs
+        .open(options.solver(args.max_size)?, args.max_size)?;
+    let mut sizes = (1..args.max_size)
+        .map(|n| check_size(n, &options.solver(n)?, None, args.json))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    sizes.push(check_size(
+        args.max_size,
+        &largest,
+        file.as_ref(),
+        args.json,
+    )?);
     let doc = json!({
         "misere": true,
         "rules": "misere",
         "max_size": args.max_size,
         "sizes": sizes,
         "theorem_holds_on_every_size": sizes.iter().all(|s| s["parity_theorem_holds"] == true),
-        "threads": threads,
+        "threads": largest.threads(),
         "zermelo_version": env!("CARGO_PKG_VERSION"),
     });
     if args.json {
@@ -133,6 +91,58 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         zermelo_store::atomic_write(&dir.join("misere-parity.md"), markdown(&doc).as_bytes())?;
     }
     Ok(())
+}
+
+/// Solves the misère openings of the n x n board (and the perfect-play length from the empty
+/// board, where the search can afford it), keeping proofs in `file` if given: the size's JSON
+/// entry.
+fn check_size(
+    n: usize,
+    solver: &Solver,
+    file: Option<&ProofFile>,
+    json_output: bool,
+) -> anyhow::Result<Value> {
+    let start = Instant::now();
+    let ((openings, plies), kept) = keeping(solver, file, || {
+        let mut progress = Progress::new(
+            &format!("misère {n}x{n}"),
+            (n * n) as u64,
+            "openings",
+            json_output,
+        );
+        let openings = solver.openings(n, |o| progress.advance(1, &o.cell.to_string()))?;
+        progress.finish();
+        let plies = if n <= DEFAULT_LENGTH_SIZE {
+            Some(solver.perfect_play_length(&Position::new(n)?)?)
+        } else {
+            None
+        };
+        Ok((openings, plies))
+    })?;
+    let winning: Vec<String> = openings
+        .iter()
+        .filter(|o| o.first_player_wins)
+        .map(|o| o.cell.to_string())
+        .collect();
+    let first_wins = !winning.is_empty();
+    let mut size = json!({
+        "size": n,
+        "first_player_wins": first_wins,
+        "parity_theorem_holds": first_wins == (n % 2 == 0),
+        "winning_openings": winning,
+        "openings": openings.iter().map(|o| json!({
+            "cell": o.cell.to_string(),
+            "first_player_wins": o.first_player_wins,
+            "nodes": o.nodes,
+        })).collect::<Vec<_>>(),
+        "plies": plies,
+        "fills_the_board": plies.map(|p| p as usize == n * n),
+        "seconds": start.elapsed().as_secs_f64(),
+    });
+    if let Some(kept) = kept {
+        kept.annotate(&mut size);
+    }
+    Ok(size)
 }
 
 fn line(s: &Value) -> String {
