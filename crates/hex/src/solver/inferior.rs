@@ -25,10 +25,10 @@
 use crate::{Bitboard, Geometry};
 
 /// The six directions around a cell, in circular order: E, NE, NW, W, SW, SE as (dx, dy).
-const DIRECTIONS: [(i64, i64); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+pub(super) const DIRECTIONS: [(i64, i64); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
 
 /// The cells whose neighbour in direction `d` lies in `s`.
-fn toward(g: &Geometry, s: Bitboard, d: (i64, i64)) -> Bitboard {
+pub(super) fn toward(g: &Geometry, s: Bitboard, d: (i64, i64)) -> Bitboard {
     let n = g.n as i64;
     let offset = d.1 * n + d.0;
     let shifted = if offset >= 0 {
@@ -94,7 +94,7 @@ fn dead_by(p: &[Bitboard; 6], q: &[Bitboard; 6]) -> Bitboard {
 
 /// Dead-cell detection for one board size: the off-board masks are computed once.
 pub(crate) struct DeadCells {
-    g: &'static Geometry,
+    pub(super) g: &'static Geometry,
     black_edges: [Bitboard; 6],
     white_edges: [Bitboard; 6],
 }
@@ -115,7 +115,7 @@ impl DeadCells {
 
     /// For each direction, the cells whose neighbour that way belongs to the player (a stone
     /// of `stones`, or off the board beyond one of their edges).
-    fn around(&self, stones: Bitboard, black: bool) -> [Bitboard; 6] {
+    pub(super) fn around(&self, stones: Bitboard, black: bool) -> [Bitboard; 6] {
         let edges = if black {
             &self.black_edges
         } else {

@@ -9,6 +9,7 @@ mod helpers;
 mod inferior;
 mod moves_cache;
 mod paths;
+mod permanent;
 mod proofs;
 mod search;
 mod shared;

@@ -180,6 +180,19 @@ impl<'a> Search<'a> {
     /// both (a stone of the mover's removes none of the opponent's stones), so the mover loses;
     /// with one such cell, the mover must take it.
     ///
+    /// Normal play, fill-in: the captured pairs of each player ([`DeadCells::captured`]) and
+    /// their permanently inferior cells (the `permanent` module) are given to them, round after
+    /// round; each round leaves the value unchanged, whoever is to move. The moves are then
+    /// looked for in the filled position F, and a move m of the mover's that wins F wins the
+    /// position P itself. *Proof*, round by round back from F: a round that gives cells to the
+    /// opponent only adds opponent's stones, so m wins without them (an opponent's stone never
+    /// helps the mover); a round that gives cells to the mover stays valid once the mover has m
+    /// (a captured pair stays captured when a cell outside it is taken, and a permanently
+    /// inferior cell stays fillable after its owner's move), so m is worth as much without
+    /// them. The same holds for a cell given to the mover, played in P: it is worth what F is
+    /// with the opponent to move, which is how the mover's filled cells stand for "any move"
+    /// when F is already connected.
+    ///
     /// Misère: a move that completes the mover's own connection loses at once, so it is never
     /// searched; a mover left with only such moves loses. And the parity of forbidden cells
     /// decides many positions: a player with a forbidden cell (one where their
@@ -283,8 +296,9 @@ impl<'a> Search<'a> {
                     1 => threats,
                     _ => return Analysis::Decided(false, None),
                 };
-                // Fill-in: captured pairs go to their owner, which leaves the value unchanged
-                // and makes the connections below stronger.
+                // Fill-in: captured pairs and permanently inferior cells go to their owner,
+                // which leaves the value unchanged and makes the connections below stronger;
+                // the moves found in the filled position win in this one (proof above).
                 let (mine, theirs, empty, fill_mine) =
                     self.fill_in(mine, theirs, empty, node.black_to_move);
                 if g.connects(mine, ma, mb) {
@@ -474,8 +488,9 @@ impl<'a> Search<'a> {
     }
 
     /// Fill-in (see [`Search::analyse`]): each player's captured pairs given to that player,
-    /// round after round while the new stones capture more. Returns the mover's stones, the
-    /// opponent's, the empty cells left, and the cells given to the mover.
+    /// and in normal play their permanently inferior cells too, round after round while the
+    /// new stones make more. Returns the mover's stones, the opponent's, the empty cells left,
+    /// and the cells given to the mover.
     fn fill_in(
         &self,
         mut mine: Bitboard,
@@ -489,11 +504,24 @@ impl<'a> Search<'a> {
             let ft = self
                 .dead
                 .captured(theirs, mine | fm, empty.minus(fm), !black_to_move);
-            if (fm | ft).is_empty() {
+            (mine, theirs, empty) = (mine | fm, theirs | ft, empty.minus(fm | ft));
+            let (mut pm, mut pt) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            if self.rules == Rules::Normal {
+                pm = self
+                    .dead
+                    .permanently_inferior(mine, theirs, empty, black_to_move);
+                pt = self.dead.permanently_inferior(
+                    theirs,
+                    mine | pm,
+                    empty.minus(pm),
+                    !black_to_move,
+                );
+                (mine, theirs, empty) = (mine | pm, theirs | pt, empty.minus(pm | pt));
+            }
+            fill_mine |= fm | pm;
+            if (fm | ft | pm | pt).is_empty() {
                 return (mine, theirs, empty, fill_mine);
             }
-            (mine, theirs, empty) = (mine | fm, theirs | ft, empty.minus(fm | ft));
-            fill_mine |= fm;
         }
     }
 

@@ -1,0 +1,361 @@
+//! Permanently inferior cells: empty cells that can be given to one player in normal play
+//! without changing who wins, whoever is to move (fill-in), because the opponent never needs
+//! them and the player never needs them either.
+//!
+//! **The pattern.** Call the player X and the opponent Y. As in [`super::inferior`], a
+//! neighbour of a cell is X's when it is X's stone or lies off the board beyond X's edge; here
+//! it is *Y's alone* when it is Y's and not X's as well (the position beyond an obtuse corner
+//! counts for both players). An empty cell c qualifies when three consecutive neighbours n1 n2
+//! n3 are X's, the other three e3 e2 e1 are empty cells (e1 beside n1, e3 beside n3, e2
+//! between them), and both sides hold:
+//! - S1: e1's other neighbours are, in order from n1, o1 (beside n1), a, b (beside e2); one of
+//!   them settles the side: o1 X's, or a Y's alone, or b X's;
+//! - S3: the same around e3: o3 (beside n3) X's, or k Y's alone, or h (beside e2) X's.
+//!
+//! ```text
+//!       a   b
+//!     o1  e1  e2  h
+//!       n1  c   e3  k      (rotation 0 of six)
+//!         n2  n3  o3
+//! ```
+//!
+//! *Theorem: the position P and P with X on c have the same winner, whoever is to move.*
+//!
+//! *Proof.* An extra stone never hurts its owner, so if X wins P, X wins P + c. Conversely let
+//! X win V = P + c with a strategy σ. X plays the real game R from P by playing σ in V: each
+//! move of either player is made on both boards, with two exceptions.
+//! 1. While c is alive in R (not dead in the sense of [`super::inferior`]), when Y plays c,
+//!    e1 or e3, X answers at once and the two moves are not made in V. The answer is e2 if it
+//!    is empty; otherwise an empty cell of e1 and e3 if there is one; otherwise c.
+//! 2. When σ asks for a cell already taken in R, or Y plays c once it is dead, X plays any
+//!    empty cell (an extra stone, which never hurts).
+//!
+//! While c is alive, X holds no cell of L = {c, e1, e2, e3} but e2 (with X on e1 or e3, four
+//! neighbours of c in a row are X's, and c is dead), and Y holds none but one of c, e1 and e3
+//! (with Y on e2, c's empty and Y's neighbours are joined through e2, and c is dead). So an
+//! answer of rule 1 is e2, or leaves c dead or X's: X holds e2 and, Y having taken c, X takes
+//! e1 or e3 (c's one neighbour not X's is then the other); or, Y having taken one of e1 and
+//! e3, X takes the other (c's one neighbour not X's is Y's); or Y holds e1 and e3 and X takes
+//! c.
+//!
+//! When R's board is full, complete V by letting σ answer until its board is full too (its
+//! empty cells are then cells of L); X connects in V. If rule 1 never applied, c is X's in R,
+//! or Y's but dead (so its colour does not matter), and X holds in R every cell X holds in V:
+//! X connects in R. Otherwise X holds e2 in R and, by the end, one of c, e1 and e3 (after the
+//! first answer, each of them is taken by X, or by Y and then answered). These cells and n1
+//! n2 n3 form a connected set K of X's (e2 touches c, e1 and e3; c touches n1 n2 n3; e1
+//! touches n1; e3 touches n3). K touches every cell next to L outside it, or X's cells that
+//! touch both: e2's other neighbours touch e2 (among them b and h); o1 and o3 touch n1 and
+//! n3; a touches o1 or b when they are X's, and otherwise is Y's alone, which no connection
+//! of X's passes; the same for k. So in
+//! X's connection in V, the cells in L can be replaced by K, and the rest are X's in R too
+//! (outside L, R has X's stones where V has them, and Y's moves are made in both): X connects
+//! in R. ∎
+//!
+//! *After X's own move, c stays fillable.* A stone of X's elsewhere keeps the pattern (it
+//! only adds X's stones). With X on e1 or e3, c is dead. With X on e2, c and e1 form a captured
+//! pair of X's ([`DeadCells::captured`]): with X on e1, c is dead; with X on c, e1's
+//! neighbours n1, c, e2 are X's and S1 gives a fourth in a row (o1 or b) or Y's alone opposite
+//! c (a), so e1 is dead. Giving X one cell of a captured pair leaves the value as it is, as it
+//! lies between the values with none and with both given. So all the cells found can be
+//! filled together, one after another: after each, every other one still matches, or is dead,
+//! or is in a captured pair of X's (and stays so as X's stones are added), and a move of X's
+//! that wins once they are filled wins before.
+
+use super::inferior::{toward, DeadCells, DIRECTIONS};
+use crate::Bitboard;
+
+impl DeadCells {
+    /// The permanently inferior cells of the player (Black if `black`, with stones `stones`;
+    /// `other` holds the opponent's), as the module's documentation defines them: empty cells
+    /// that can be filled with the player's colour without changing the value of the position.
+    pub(crate) fn permanently_inferior(
+        &self,
+        stones: Bitboard,
+        other: Bitboard,
+        empty: Bitboard,
+        black: bool,
+    ) -> Bitboard {
+        let g = self.g;
+        let x = self.around(stones, black);
+        let y = self.around(other, !black);
+        let open: [Bitboard; 6] = std::array::from_fn(|k| toward(g, empty, DIRECTIONS[k]));
+        let mut found = Bitboard::EMPTY;
+        // Directions 0 … 5 are E, NE, NW, W, SW, SE; in rotation r, direction i becomes i + r.
+        // The drawing above is rotation 0: e3 E, e2 NE, e1 NW, n1 W, n2 SW, n3 SE.
+        for r in 0..6 {
+            let d = |i: usize| (i + r) % 6;
+            let pattern = x[d(3)] & x[d(4)] & x[d(5)] & open[d(0)] & open[d(1)] & open[d(2)];
+            // S1 around e1 (c's NW): o1 its W, a its NW, b its NE neighbour.
+            let s1 = empty & (x[d(3)] | y[d(2)].minus(x[d(2)]) | x[d(1)]);
+            // S3 around e3 (c's E): o3 its SE, k its E, h its NE neighbour.
+            let s3 = empty & (x[d(5)] | y[d(0)].minus(x[d(0)]) | x[d(1)]);
+            found |= pattern & toward(g, s1, DIRECTIONS[d(2)]) & toward(g, s3, DIRECTIONS[d(0)]);
+        }
+        found & empty
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::colourings;
+    use crate::Geometry;
+    use std::collections::HashMap;
+
+    /// The cells of the pattern, as offsets (dx, dy) from c in the drawing of the module's
+    /// documentation (rotation 0), with what each must be: X's, empty, or one of the sides.
+    const CORE: [((i64, i64), char); 6] = [
+        ((-1, 0), 'X'),
+        ((-1, 1), 'X'),
+        ((0, 1), 'X'),
+        ((0, -1), '.'),
+        ((1, -1), '.'),
+        ((1, 0), '.'),
+    ];
+    /// S1's cells o1, a, b and S3's o3, k, h, each with the condition that settles its side.
+    const S1: [((i64, i64), char); 3] = [((-1, -1), 'X'), ((0, -2), 'Y'), ((1, -2), 'X')];
+    const S3: [((i64, i64), char); 3] = [((1, 1), 'X'), ((2, 0), 'Y'), ((2, -1), 'X')];
+
+    /// The pattern by its definition, cell by cell on the coordinates: whether cell c of an
+    /// n x n board is permanently inferior for the player (Black if `black`).
+    fn matches(n: usize, black: Bitboard, white: Bitboard, is_black: bool, c: usize) -> bool {
+        let (cx, cy) = ((c % n) as i64, (c / n) as i64);
+        // 'X' the player's (stone or edge), 'Y' the opponent's alone, '.' an empty cell.
+        let holds = |(dx, dy): (i64, i64), want: char| {
+            let (x, y) = (cx + dx, cy + dy);
+            let (rows, columns) = ((0..n as i64).contains(&y), (0..n as i64).contains(&x));
+            let (mine, theirs, empty) = if rows && columns {
+                let i = (y * n as i64 + x) as usize;
+                let (b, w) = (black.has(i), white.has(i));
+                let (m, t) = if is_black { (b, w) } else { (w, b) };
+                (m, t, !b && !w)
+            } else {
+                // Black's edges lie beyond the rows, White's beyond the columns.
+                let (b, w) = (!rows, !columns);
+                if is_black {
+                    (b, w, false)
+                } else {
+                    (w, b, false)
+                }
+            };
+            match want {
+                'X' => mine,
+                'Y' => theirs && !mine,
+                _ => empty,
+            }
+        };
+        // A rotation by 60°: (dx, dy) → (−dy, dx + dy) turns each direction into the next.
+        let turn = |(dx, dy): (i64, i64), r: usize| (0..r).fold((dx, dy), |(a, b), _| (-b, a + b));
+        (0..6).any(|r| {
+            let all =
+                |cells: &[((i64, i64), char)]| cells.iter().all(|&(o, w)| holds(turn(o, r), w));
+            let any =
+                |cells: &[((i64, i64), char)]| cells.iter().any(|&(o, w)| holds(turn(o, r), w));
+            holds((0, 0), '.') && all(&CORE) && any(&S1) && any(&S3)
+        })
+    }
+
+    /// The permanently inferior cells of Black (`is_black`) or White in a position.
+    fn found_for(dead: &DeadCells, black: Bitboard, white: Bitboard, is_black: bool) -> Bitboard {
+        let empty = dead.g.board.minus(black | white);
+        match is_black {
+            true => dead.permanently_inferior(black, white, empty, true),
+            false => dead.permanently_inferior(white, black, empty, false),
+        }
+    }
+
+    /// A xorshift generator for random positions.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
+    /// On random positions of boards 3x3 to 8x8, the cells found are those of the definition,
+    /// cell by cell, for both players.
+    #[test]
+    fn the_cells_found_are_the_pattern() {
+        let mut next = xorshift(0x5eed_1234_abcd_0042);
+        let mut found = 0;
+        for n in 3..=8 {
+            let g = Geometry::of(n);
+            let dead = DeadCells::new(g);
+            for _ in 0..10_000 {
+                let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
+                for i in 0..n * n {
+                    match next() % 5 {
+                        0 | 1 => black = black.with(i),
+                        2 | 3 => white = white.with(i),
+                        _ => {}
+                    }
+                }
+                for is_black in [true, false] {
+                    let cells = found_for(&dead, black, white, is_black);
+                    for c in 0..n * n {
+                        assert_eq!(
+                            cells.has(c),
+                            matches(n, black, white, is_black, c),
+                            "{n}x{n} cell {c} black {black:?} white {white:?} for {is_black}"
+                        );
+                    }
+                    found += cells.count();
+                }
+            }
+        }
+        assert!(found > 1000, "only {found} cells found");
+    }
+
+    /// Exact values of positions with either side to move, by memoised minimax: every
+    /// position of a 4x4 board in a table indexed by base-3 codes (digit i: 0 empty, 1 Black,
+    /// 2 White), larger boards in a map.
+    struct Minimax {
+        g: &'static Geometry,
+        powers: Vec<u64>,
+        table: Vec<u8>,
+        map: HashMap<(u128, u128, bool), bool>,
+    }
+
+    impl Minimax {
+        fn new(n: usize) -> Minimax {
+            let powers: Vec<u64> = (0..n * n).map(|i| 3u64.pow(i as u32)).collect();
+            let table = match n <= 4 {
+                true => vec![0; 2 * 3usize.pow((n * n) as u32)],
+                false => Vec::new(),
+            };
+            Minimax {
+                g: Geometry::of(n),
+                powers,
+                table,
+                map: HashMap::new(),
+            }
+        }
+
+        /// Whether the side to move (Black if `black_to_move`) wins.
+        fn wins(&mut self, black: Bitboard, white: Bitboard, black_to_move: bool) -> bool {
+            let g = self.g;
+            if g.connects(black, g.north, g.south) {
+                return black_to_move;
+            }
+            if g.connects(white, g.west, g.east) {
+                return !black_to_move;
+            }
+            let code: u64 = black.cells().map(|i| self.powers[i]).sum::<u64>()
+                + white.cells().map(|i| 2 * self.powers[i]).sum::<u64>();
+            let at = 2 * code as usize + usize::from(black_to_move);
+            let known = match self.table.is_empty() {
+                true => self.map.get(&(black.0, white.0, black_to_move)).copied(),
+                false => [None, Some(true), Some(false)][usize::from(self.table[at])],
+            };
+            if let Some(win) = known {
+                return win;
+            }
+            let mut win = false;
+            for i in self.g.board.minus(black | white).cells() {
+                let reply = match black_to_move {
+                    true => self.wins(black.with(i), white, false),
+                    false => self.wins(black, white.with(i), true),
+                };
+                if !reply {
+                    win = true;
+                    break;
+                }
+            }
+            match self.table.is_empty() {
+                true => {
+                    self.map.insert((black.0, white.0, black_to_move), win);
+                }
+                false => self.table[at] = if win { 1 } else { 2 },
+            }
+            win
+        }
+    }
+
+    /// The theorem against exact values: on 4x4 positions (one colouring in three) and random
+    /// 5x5 ones with at most ten empty cells, giving the player any one cell found, or all of
+    /// them, leaves the winner unchanged with either side to move; and after any move of the
+    /// player's, the cell (if still empty) can still be given to them without changing the
+    /// winner, as the search's fill-in needs.
+    #[test]
+    fn filling_them_keeps_the_winner() {
+        // The cells found in one position, each checked.
+        fn check(m: &mut Minimax, black: Bitboard, white: Bitboard) -> usize {
+            let g = m.g;
+            if g.connects(black, g.north, g.south) || g.connects(white, g.west, g.east) {
+                return 0;
+            }
+            let mut found = 0;
+            let empty = g.board.minus(black | white);
+            let dead = DeadCells::new(g);
+            for is_black in [true, false] {
+                let cells = found_for(&dead, black, white, is_black);
+                let with = |extra: Bitboard| match is_black {
+                    true => (black | extra, white),
+                    false => (black, white | extra),
+                };
+                let context = format!("black {black:?} white {white:?} for black {is_black}");
+                if cells.count() > 1 {
+                    let (b, w) = with(cells);
+                    for to_move in [true, false] {
+                        assert_eq!(
+                            m.wins(black, white, to_move),
+                            m.wins(b, w, to_move),
+                            "{context}: all of {cells:?}"
+                        );
+                    }
+                }
+                for c in cells.cells() {
+                    found += 1;
+                    let (b, w) = with(Bitboard::single(c));
+                    for to_move in [true, false] {
+                        assert_eq!(
+                            m.wins(black, white, to_move),
+                            m.wins(b, w, to_move),
+                            "{context}: {c}"
+                        );
+                    }
+                    for x in empty.minus(Bitboard::single(c)).cells() {
+                        let (b, w) = with(Bitboard::single(x));
+                        let (bc, wc) = with(Bitboard::single(x).with(c));
+                        let after = m.wins(b, w, !is_black);
+                        assert_eq!(after, m.wins(bc, wc, !is_black), "{context}: {c} after {x}");
+                    }
+                }
+            }
+            found
+        }
+        let mut next = xorshift(0x0ddb_a11c_afe5_eed5);
+        let mut small = Minimax::new(4);
+        let small_found: usize = colourings(4, 3).map(|(b, w)| check(&mut small, b, w)).sum();
+        let mut found = small_found;
+        let g = Geometry::of(5);
+        let mut tried = 0;
+        while tried < 400 {
+            let mut large = Minimax::new(5);
+            let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for i in 0..25 {
+                match next() % 12 {
+                    0..=4 => black = black.with(i),
+                    5..=9 => white = white.with(i),
+                    _ => {}
+                }
+            }
+            let dead = DeadCells::new(g);
+            let any = found_for(&dead, black, white, true) | found_for(&dead, black, white, false);
+            if g.board.minus(black | white).count() > 10 || any.is_empty() {
+                continue;
+            }
+            tried += 1;
+            found += check(&mut large, black, white);
+        }
+        assert!(small_found > 10_000, "{small_found} cells on 4x4");
+        assert!(
+            found - small_found > 150,
+            "{} cells on 5x5",
+            found - small_found
+        );
+    }
+}
