@@ -354,8 +354,10 @@ fn proof_files_of_several_runs_merge_and_a_solve_resumes_from_them() {
     assert_eq!(v["proofs"], cm);
     assert!(cm >= ca.max(cb) && cm <= ca + cb, "{ca} + {cb} -> {cm}");
     for (moves, before) in [("a1", &first), ("b1", &second)] {
+        // The first solve may add proofs the second then loads: each loads the file as it is.
+        let held = count(&m);
         let again = solve(moves, &m);
-        assert_eq!(again["proofs_loaded"], cm);
+        assert_eq!(again["proofs_loaded"], held);
         assert_eq!(again["winner"], before["winner"]);
         assert_eq!(again["winning_moves"], before["winning_moves"]);
         assert!(again["nodes"].as_u64().unwrap() < before["nodes"].as_u64().unwrap());

@@ -1,6 +1,6 @@
 //! Permanently inferior cells: empty cells that can be given to one player in normal play
-//! without changing who wins, whoever is to move (fill-in), because the opponent never needs
-//! them and the player never needs them either.
+//! without changing who wins, whoever is to move (fill-in), the player's stone there changing
+//! nothing the opponent's stone there would not change back.
 //!
 //! **The pattern.** Call the player X and the opponent Y. As in [`super::inferior`], a
 //! neighbour of a cell is X's when it is X's stone or lies off the board beyond X's edge; here
@@ -24,25 +24,29 @@
 //! *Proof.* An extra stone never hurts its owner, so if X wins P, X wins P + c. Conversely let
 //! X win V = P + c with a strategy σ. X plays the real game R from P by playing σ in V: each
 //! move of either player is made on both boards, with two exceptions.
-//! 1. While c is alive in R (not dead in the sense of [`super::inferior`]), when Y plays c,
-//!    e1 or e3, X answers at once and the two moves are not made in V. The answer is e2 if it
-//!    is empty; otherwise an empty cell of e1 and e3 if there is one; otherwise c.
+//! 1. While c is alive in R and not X's, when Y plays c, e1 or e3, X answers at once and the
+//!    two moves are not made in V. The answer is e2 if it is empty; otherwise an empty cell of
+//!    e1 and e3 if there is one; otherwise c. (Alive: not dead in the sense of
+//!    [`super::inferior`], whose proof holds as well for a cell already taken: its colour then
+//!    changes no full board's winner.)
 //! 2. When σ asks for a cell already taken in R, or Y plays c once it is dead, X plays any
 //!    empty cell (an extra stone, which never hurts).
 //!
-//! While c is alive, X holds no cell of L = {c, e1, e2, e3} but e2 (with X on e1 or e3, four
-//! neighbours of c in a row are X's, and c is dead), and Y holds none but one of c, e1 and e3
-//! (with Y on e2, c's empty and Y's neighbours are joined through e2, and c is dead). So an
-//! answer of rule 1 is e2, or leaves c dead or X's: X holds e2 and, Y having taken c, X takes
-//! e1 or e3 (c's one neighbour not X's is then the other); or, Y having taken one of e1 and
-//! e3, X takes the other (c's one neighbour not X's is Y's); or Y holds e1 and e3 and X takes
-//! c.
+//! While c is alive and not X's, X holds no cell of L = {c, e1, e2, e3} but e2 (with X on e1
+//! or e3, four neighbours of c in a row are X's, and c is dead), and Y holds at most one cell
+//! of L, which is c, e1 or e3 (with Y on e2, c's neighbours that are Y's or empty are joined
+//! through e2, and c is dead; and each move of Y's on c, e1 or e3 is answered). So an answer
+//! of rule 1 is e2, or leaves c dead or X's: X holds e2 and, Y having taken c, X takes e1 or
+//! e3 (c's one neighbour not X's is then the other); or, Y having taken one of e1 and e3, X
+//! takes the other (c's one neighbour not X's is Y's); or Y holds e1 and e3 and X takes c.
 //!
 //! When R's board is full, complete V by letting σ answer until its board is full too (its
-//! empty cells are then cells of L); X connects in V. If rule 1 never applied, c is X's in R,
-//! or Y's but dead (so its colour does not matter), and X holds in R every cell X holds in V:
-//! X connects in R. Otherwise X holds e2 in R and, by the end, one of c, e1 and e3 (after the
-//! first answer, each of them is taken by X, or by Y and then answered). These cells and n1
+//! empty cells are then cells of L, or cells where R has an extra stone of X's); X connects in
+//! V. If rule 1 never applied, c is X's in R, or Y's but dead (so its colour does not matter),
+//! and X holds in R every cell X holds in V: X connects in R. Otherwise X holds e2 in R and, by
+//! the end, one of c, e1 and e3: while c is alive with X on e2 and c not X's, X holds none of
+//! them and every move of Y's there is answered, and c, Y's or empty, is dead only once X
+//! holds e1 or e3. These cells and n1
 //! n2 n3 form a connected set K of X's (e2 touches c, e1 and e3; c touches n1 n2 n3; e1
 //! touches n1; e3 touches n3). K touches every cell next to L outside it, or X's cells that
 //! touch both: e2's other neighbours touch e2 (among them b and h); o1 and o3 touch n1 and
@@ -59,8 +63,9 @@
 //! c (a), so e1 is dead. Giving X one cell of a captured pair leaves the value as it is, as it
 //! lies between the values with none and with both given. So all the cells found can be
 //! filled together, one after another: after each, every other one still matches, or is dead,
-//! or is in a captured pair of X's (and stays so as X's stones are added), and a move of X's
-//! that wins once they are filled wins before.
+//! or is in a captured pair of X's (and stays so as X's stones are added). And the same holds
+//! after a move of X's: every cell found that is still empty can then be filled, all of them
+//! together, so a move of X's that wins once they are filled wins before.
 
 use super::inferior::{toward, DeadCells, DIRECTIONS};
 use crate::Bitboard;
@@ -145,7 +150,8 @@ mod tests {
                 _ => empty,
             }
         };
-        // A rotation by 60°: (dx, dy) → (−dy, dx + dy) turns each direction into the next.
+        // A rotation by 60°: (dx, dy) → (−dy, dx + dy) turns each direction into the one
+        // before it in the order E, NE, NW, W, SW, SE; the six rotations are all tried.
         let turn = |(dx, dy): (i64, i64), r: usize| (0..r).fold((dx, dy), |(a, b), _| (-b, a + b));
         (0..6).any(|r| {
             let all =
@@ -274,11 +280,12 @@ mod tests {
         }
     }
 
-    /// The theorem against exact values: on 4x4 positions (one colouring in three) and random
-    /// 5x5 ones with at most ten empty cells, giving the player any one cell found, or all of
-    /// them, leaves the winner unchanged with either side to move; and after any move of the
-    /// player's, the cell (if still empty) can still be given to them without changing the
-    /// winner, as the search's fill-in needs.
+    /// The theorem against exact values: on 4x4 positions (one colouring in four, a step
+    /// prime to 3 so that every cell takes every colour) and random 5x5 ones with at most ten
+    /// empty cells, giving the player any one cell found, or all of them, leaves the winner
+    /// unchanged with either side to move; and after any move of the player's, each cell found
+    /// that is still empty, and all of them together, can still be given to them without
+    /// changing the winner, as the search's fill-in needs.
     #[test]
     fn filling_them_keeps_the_winner() {
         // The cells found in one position, each checked.
@@ -324,12 +331,23 @@ mod tests {
                         assert_eq!(after, m.wins(bc, wc, !is_black), "{context}: {c} after {x}");
                     }
                 }
+                // All of them together after a move of the player's, as the search fills them.
+                for x in empty.cells() {
+                    let rest = cells.minus(Bitboard::single(x));
+                    if rest.is_empty() {
+                        continue;
+                    }
+                    let (b, w) = with(Bitboard::single(x));
+                    let (bc, wc) = with(rest.with(x));
+                    let after = m.wins(b, w, !is_black);
+                    assert_eq!(after, m.wins(bc, wc, !is_black), "{context}: all after {x}");
+                }
             }
             found
         }
         let mut next = xorshift(0x0ddb_a11c_afe5_eed5);
         let mut small = Minimax::new(4);
-        let small_found: usize = colourings(4, 3).map(|(b, w)| check(&mut small, b, w)).sum();
+        let small_found: usize = colourings(4, 4).map(|(b, w)| check(&mut small, b, w)).sum();
         let mut found = small_found;
         let g = Geometry::of(5);
         let mut tried = 0;

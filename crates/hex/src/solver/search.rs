@@ -186,12 +186,12 @@ impl<'a> Search<'a> {
     /// looked for in the filled position F, and a move m of the mover's that wins F wins the
     /// position P itself. *Proof*, round by round back from F: a round that gives cells to the
     /// opponent only adds opponent's stones, so m wins without them (an opponent's stone never
-    /// helps the mover); a round that gives cells to the mover stays valid once the mover has m
-    /// (a captured pair stays captured when a cell outside it is taken, and a permanently
-    /// inferior cell stays fillable after its owner's move), so m is worth as much without
-    /// them. The same holds for a cell given to the mover, played in P: it is worth what F is
-    /// with the opponent to move, which is how the mover's filled cells stand for "any move"
-    /// when F is already connected.
+    /// helps the mover); a round that gives cells to the mover stays valid, all of its cells
+    /// together, once the mover has m (a captured pair stays captured when a cell outside it is
+    /// taken, and the permanently inferior cells of a player can still all be filled after
+    /// their own move), so m is worth as much without them. The same holds for a cell given to
+    /// the mover, played in P: it wins whenever F is won with the opponent to move, which is
+    /// how the mover's filled cells stand for "any move" when F is already connected.
     ///
     /// Misère: a move that completes the mover's own connection loses at once, so it is never
     /// searched; a mover left with only such moves loses. And the parity of forbidden cells
