@@ -753,7 +753,7 @@ mod tests {
     }
 
     /// Vulnerable, reversible and dominated moves against the retrograde oracle: on 4x4
-    /// positions in play (one in three), with every move but immediate wins as candidates, each
+    /// positions in play (one in four), with every move but immediate wins as candidates, each
     /// dominator (by a dead or a captured cell) wins whenever the cell it dominates does, the
     /// reversible cells leave a winning move whenever they hold one, a kept move wins
     /// whenever some move does, and the rules prune often enough to be tested.
@@ -766,7 +766,7 @@ mod tests {
         let table = RetroTable::compute(n, false).unwrap();
         let dead = DeadCells::new(g);
         let (mut pruned, mut by_capture, mut reversed) = (0, 0, 0);
-        for (node, _) in in_play(&table, n, 3) {
+        for (node, _) in in_play(&table, n, 4) {
             let (black, white, black_to_move) = (node.black, node.white, node.black_to_move);
             let empty = g.board.minus(black | white);
             let wins = |m: usize| oracle_move_wins(&table, Rules::Normal, node, m);
@@ -846,7 +846,7 @@ mod tests {
     }
 
     /// Domination in misère play against the retrograde oracle: on every 3x3 position in play
-    /// and 4x4 ones (one in three), a cell whose neighbour would be dead after a stone of
+    /// and 4x4 ones (one in four), a cell whose neighbour would be dead after a stone of
     /// either colour on it wins only if that neighbour wins too, and the kept moves hold a
     /// winning move whenever the candidates (every move but those that connect the mover) do.
     #[test]
@@ -854,7 +854,7 @@ mod tests {
         use crate::retro::RetroTable;
         use crate::solver::{in_play, oracle_move_wins, Rules};
         let mut pruned = 0;
-        for (n, step) in [(3, 1), (4, 3)] {
+        for (n, step) in [(3, 1), (4, 4)] {
             let g = Geometry::of(n);
             let table = RetroTable::compute(n, true).unwrap();
             let dead = DeadCells::new(g);

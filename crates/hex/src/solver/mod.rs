@@ -444,7 +444,8 @@ pub(crate) fn oracle_move_wins(
 
 /// Every colouring of an n x n board, one in `step` in the order of their base-3 codes (digit i
 /// for cell i: 0 empty, 1 Black, 2 White), as (black, white): the positions the solver's unit
-/// tests sample, any stone counts included.
+/// tests sample, any stone counts included. A step that is a multiple of 3 would leave the
+/// first cell always empty; steps prime to 3 give every cell every colour.
 #[cfg(test)]
 pub(crate) fn colourings(
     n: usize,
