@@ -44,6 +44,17 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `hex openings --no-plies --json` on one board size (`--misere` if `misere`), keeping its
+/// proofs in `path`: the JSON it prints.
+fn openings_keeping(size: &str, misere: bool, path: &Path) -> Value {
+    let mut args = vec!["hex", "openings", "--size", size, "--no-plies", "--json"];
+    if misere {
+        args.push("--misere");
+    }
+    args.extend(["--proofs", s(path)]);
+    json(&args)
+}
+
 /// Each opening's cell and value.
 fn table(v: &Value) -> Vec<(String, bool)> {
     v["openings"]
@@ -232,16 +243,7 @@ fn sigterm_saves_the_proofs_and_says_where() {
 fn damaged_and_foreign_proof_files_get_one_clear_line() {
     let dir = tempfile::tempdir().unwrap();
     let p5 = dir.path().join("5x5.proofs");
-    let v = json(&[
-        "hex",
-        "openings",
-        "--size",
-        "5",
-        "--no-plies",
-        "--json",
-        "--proofs",
-        s(&p5),
-    ]);
+    let v = openings_keeping("5", false, &p5);
     assert!(v["proofs_saved"].as_u64().unwrap() > 0);
     let good = std::fs::read(&p5).unwrap();
     let run5 = |path: &Path| -> Vec<String> {
@@ -403,17 +405,7 @@ fn proof_files_of_several_runs_merge_and_a_solve_resumes_from_them() {
 fn proven_only_gives_the_table_or_what_is_still_open() {
     let dir = tempfile::tempdir().unwrap();
     let four = dir.path().join("four.proofs");
-    let solved = json(&[
-        "hex",
-        "openings",
-        "--size",
-        "4",
-        "--misere",
-        "--no-plies",
-        "--json",
-        "--proofs",
-        s(&four),
-    ]);
+    let solved = openings_keeping("4", true, &four);
     let known = json(&[
         "hex",
         "openings",
@@ -490,17 +482,7 @@ fn proven_only_gives_the_table_or_what_is_still_open() {
 fn parity_takes_its_largest_board_from_the_proofs_of_earlier_runs() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("misere-4x4.proofs");
-    let openings = json(&[
-        "hex",
-        "openings",
-        "--size",
-        "4",
-        "--misere",
-        "--no-plies",
-        "--json",
-        "--proofs",
-        s(&p),
-    ]);
+    let openings = openings_keeping("4", true, &p);
     let proven = openings["proofs_saved"].as_u64().unwrap();
     assert!(proven > 0);
     let out = dir.path().join("out");

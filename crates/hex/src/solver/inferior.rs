@@ -422,20 +422,11 @@ impl DeadCells {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::{random_colouring, xorshift};
 
     /// The winner of a full board: whoever connects (exactly one player does).
     fn black_connects(g: &Geometry, black: Bitboard) -> bool {
         g.connects(black, g.north, g.south)
-    }
-
-    /// A xorshift generator for random positions and completions.
-    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
     }
 
     /// Asserts that on eight random completions of the cells `rest` (Black's stones `black`
@@ -461,21 +452,6 @@ mod tests {
                 "{context}: cell {cell} is not dead, black {b:?}"
             );
         }
-    }
-
-    /// A random partial colouring of an n x n board: each cell drawn among `parts` equal
-    /// chances, the first (parts - 1) / 2 black, the next as many white, the last empty.
-    fn colouring(n: usize, parts: u64, next: &mut impl FnMut() -> u64) -> (Bitboard, Bitboard) {
-        let half = (parts - 1) / 2;
-        let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        for i in 0..n * n {
-            match next() % parts {
-                r if r < half => black = black.with(i),
-                r if r < 2 * half => white = white.with(i),
-                _ => {}
-            }
-        }
-        (black, white)
     }
 
     #[test]
@@ -513,7 +489,7 @@ mod tests {
             let g = Geometry::of(n);
             let dead = DeadCells::new(g);
             for _ in 0..4000 {
-                let (black, white) = colouring(n, 3, &mut next);
+                let (black, white) = random_colouring(n, 3, &mut next);
                 let cells = dead.find(black, white);
                 for d in cells.cells() {
                     found += 1;
@@ -716,7 +692,7 @@ mod tests {
             let g = Geometry::of(n);
             let dead = DeadCells::new(g);
             for _ in 0..3000 {
-                let (black, white) = colouring(n, 5, &mut next);
+                let (black, white) = random_colouring(n, 5, &mut next);
                 let empty = g.board.minus(black | white);
                 for is_black in [true, false] {
                     let owner = if is_black { black } else { white };

@@ -475,3 +475,35 @@ pub(crate) fn colouring(
     }
     (black, white)
 }
+
+/// A xorshift generator for the random positions and completions of the unit tests.
+#[cfg(test)]
+pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
+/// A random partial colouring of an n x n board: each cell drawn among `parts` equal chances,
+/// the first (parts - 1) / 2 black, the next as many white, the rest empty.
+#[cfg(test)]
+pub(crate) fn random_colouring(
+    n: usize,
+    parts: u64,
+    next: &mut impl FnMut() -> u64,
+) -> (crate::Bitboard, crate::Bitboard) {
+    use crate::Bitboard;
+    let half = (parts - 1) / 2;
+    let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    for i in 0..n * n {
+        match next() % parts {
+            r if r < half => black = black.with(i),
+            r if r < 2 * half => white = white.with(i),
+            _ => {}
+        }
+    }
+    (black, white)
+}

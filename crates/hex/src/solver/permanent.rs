@@ -104,7 +104,7 @@ impl DeadCells {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::colourings;
+    use crate::solver::{colourings, random_colouring, xorshift};
     use crate::Geometry;
     use std::collections::HashMap;
 
@@ -171,16 +171,6 @@ mod tests {
         }
     }
 
-    /// A xorshift generator for random positions.
-    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
-    }
-
     /// On random positions of boards 3x3 to 8x8, the cells found are those of the definition,
     /// cell by cell, for both players.
     #[test]
@@ -191,14 +181,7 @@ mod tests {
             let g = Geometry::of(n);
             let dead = DeadCells::new(g);
             for _ in 0..10_000 {
-                let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
-                for i in 0..n * n {
-                    match next() % 5 {
-                        0 | 1 => black = black.with(i),
-                        2 | 3 => white = white.with(i),
-                        _ => {}
-                    }
-                }
+                let (black, white) = random_colouring(n, 5, &mut next);
                 for is_black in [true, false] {
                     let cells = found_for(&dead, black, white, is_black);
                     for c in 0..n * n {
@@ -288,17 +271,16 @@ mod tests {
     /// changing the winner, as the search's fill-in needs.
     #[test]
     fn filling_them_keeps_the_winner() {
-        // The cells found in one position, each checked.
-        fn check(m: &mut Minimax, black: Bitboard, white: Bitboard) -> usize {
+        // The cells found in one position (`dead` for its board), each checked.
+        fn check(m: &mut Minimax, dead: &DeadCells, black: Bitboard, white: Bitboard) -> usize {
             let g = m.g;
             if g.connects(black, g.north, g.south) || g.connects(white, g.west, g.east) {
                 return 0;
             }
             let mut found = 0;
             let empty = g.board.minus(black | white);
-            let dead = DeadCells::new(g);
             for is_black in [true, false] {
-                let cells = found_for(&dead, black, white, is_black);
+                let cells = found_for(dead, black, white, is_black);
                 let with = |extra: Bitboard| match is_black {
                     true => (black | extra, white),
                     false => (black, white | extra),
@@ -346,28 +328,22 @@ mod tests {
             found
         }
         let mut next = xorshift(0x0ddb_a11c_afe5_eed5);
-        let mut small = Minimax::new(4);
-        let small_found: usize = colourings(4, 4).map(|(b, w)| check(&mut small, b, w)).sum();
+        let (mut small, dead4) = (Minimax::new(4), DeadCells::new(Geometry::of(4)));
+        let small_found: usize = colourings(4, 4)
+            .map(|(b, w)| check(&mut small, &dead4, b, w))
+            .sum();
         let mut found = small_found;
-        let g = Geometry::of(5);
+        let (g, dead5) = (Geometry::of(5), DeadCells::new(Geometry::of(5)));
         let mut tried = 0;
         while tried < 400 {
-            let mut large = Minimax::new(5);
-            let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
-            for i in 0..25 {
-                match next() % 12 {
-                    0..=4 => black = black.with(i),
-                    5..=9 => white = white.with(i),
-                    _ => {}
-                }
-            }
-            let dead = DeadCells::new(g);
-            let any = found_for(&dead, black, white, true) | found_for(&dead, black, white, false);
+            let (black, white) = random_colouring(5, 12, &mut next);
+            let any =
+                found_for(&dead5, black, white, true) | found_for(&dead5, black, white, false);
             if g.board.minus(black | white).count() > 10 || any.is_empty() {
                 continue;
             }
             tried += 1;
-            found += check(&mut large, black, white);
+            found += check(&mut Minimax::new(5), &dead5, black, white);
         }
         assert!(small_found > 10_000, "{small_found} cells on 4x4");
         assert!(
