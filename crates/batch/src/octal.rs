@@ -21,6 +21,7 @@
 //!     stream: None,
 //!     piece: None,
 //!     checkpoint_every: Duration::from_secs(300),
+//!     replace: false,
 //! };
 //! let Outcome::Finished(kayles) = run.run(&AtomicBool::new(false), |_, _| {})? else {
 //!     unreachable!("nothing stops it")
@@ -31,7 +32,7 @@
 //! # Ok::<(), zermelo_batch::Error>(())
 //! ```
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -65,6 +66,9 @@ pub struct OctalRun {
     pub piece: Option<usize>,
     /// The time between checkpoints.
     pub checkpoint_every: Duration,
+    /// Replace a file already at `out` (other than `resume` itself); without it the run refuses
+    /// to start rather than lose a table that may have taken hours.
+    pub replace: bool,
 }
 
 /// A finished octal run.
@@ -102,6 +106,32 @@ pub enum Outcome {
 }
 
 impl OctalRun {
+    /// Refuses an `out` that already holds a file, unless it is the table being resumed.
+    fn refuse_to_replace(&self, out: &Path) -> Result<()> {
+        if !out.exists() {
+            return Ok(());
+        }
+        let same = |p: &Path| p.canonicalize().ok() == out.canonicalize().ok();
+        if self.resume.as_deref().is_some_and(same) {
+            return Ok(());
+        }
+        let held = match table::read(out) {
+            Ok(t) => format!(
+                "holds a table of {} to G({}){}; continue it with --resume {}",
+                t.game,
+                t.values.len().saturating_sub(1),
+                if t.complete { "" } else { " (unfinished)" },
+                out.display()
+            ),
+            Err(_) => "exists and is not a table zermelo can read".to_string(),
+        };
+        bail!(
+            Invalid,
+            "{} {held}, write elsewhere with --out, or replace it with --force",
+            out.display()
+        )
+    }
+
     /// Runs the table, from the table of `resume` when given. `progress` is told the number of
     /// values computed and the engine's state once the engine is ready (`resumed` for a
     /// resumed table), then about every 200 ms and at the end. When `stop` is set (by a signal
@@ -111,6 +141,9 @@ impl OctalRun {
         let checkpoint_path = self.out.clone().or_else(|| self.resume.clone());
         if let Some(path) = &checkpoint_path {
             zermelo_store::ensure_writable(path)?;
+        }
+        if let Some(out) = self.out.as_ref().filter(|_| !self.replace) {
+            self.refuse_to_replace(out)?;
         }
         if self.stream.is_some() && (self.out.is_some() || self.resume.is_some()) {
             bail!(
@@ -391,6 +424,7 @@ mod tests {
             stream: None,
             piece: None,
             checkpoint_every: Duration::from_secs(300),
+            replace: false,
         }
     }
 
@@ -465,6 +499,54 @@ mod tests {
     }
 
     #[test]
+    fn an_existing_table_is_replaced_only_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.zgt");
+        let grundy_game = OctalRun {
+            sparse: false,
+            ..octal_run("4!.0", 500, Some(path.clone()), None)
+        };
+        finish(&grundy_game).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        // Another game, fewer values, or the same run again: refused, the table untouched.
+        for (code, max) in [("0.77", 100), ("4!.0", 100), ("4!.0", 500)] {
+            let run = OctalRun {
+                sparse: false,
+                ..octal_run(code, max, Some(path.clone()), None)
+            };
+            let err = finish(&run).unwrap_err().to_string();
+            assert!(err.contains("holds a table of 4!.0 to G(500)"), "{err}");
+            assert!(err.contains("--resume") && err.contains("--force"), "{err}");
+            assert_eq!(std::fs::read(&path).unwrap(), before);
+        }
+        // A file that is no table is not replaced either.
+        let other = dir.path().join("notes.txt");
+        std::fs::write(&other, "mine").unwrap();
+        let err = finish(&octal_run("0.77", 100, Some(other.clone()), None))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is not a table"), "{err}");
+        assert_eq!(std::fs::read(&other).unwrap(), b"mine");
+        // Resumed into itself it goes on; with `replace` it starts over.
+        finish(&octal_run(
+            "4!.0",
+            600,
+            Some(path.clone()),
+            Some(path.clone()),
+        ))
+        .unwrap();
+        let replaced = OctalRun {
+            replace: true,
+            ..octal_run("0.77", 100, Some(path.clone()), None)
+        };
+        finish(&replaced).unwrap();
+        assert_eq!(
+            stored_values(&path),
+            naive::values(&"0.77".parse().unwrap(), 100).unwrap()
+        );
+    }
+
+    #[test]
     fn resuming_with_a_smaller_max_keeps_the_table() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.zgt");
@@ -505,8 +587,9 @@ mod tests {
         run(3000, true, None, Some(path.clone()));
         assert_eq!(stored_values(&path), straight);
         // A table computed past the proof without stopping is cut back to it.
-        run(400, false, Some(path.clone()), None);
-        run(3000, true, None, Some(path.clone()));
-        assert_eq!(stored_values(&path), straight);
+        let past = dir.path().join("past.zgt");
+        run(400, false, Some(past.clone()), None);
+        run(3000, true, None, Some(past.clone()));
+        assert_eq!(stored_values(&past), straight);
     }
 }

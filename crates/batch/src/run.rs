@@ -77,6 +77,7 @@ const RUN_KEYS: &[&str] = &[
     "resumed_from",
     "proofs_loaded",
     "proofs_saved",
+    "open_restored",
 ];
 /// The environment variable that tells a child zermelo its runner's pid: the child dies with
 /// its runner (zermelo sets its parent-death signal).
@@ -684,5 +685,30 @@ fn strip_run_keys(value: &mut Value) -> u64 {
         }
         Value::Array(items) => items.iter_mut().map(strip_run_keys).sum(),
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_proofs_file_did_is_a_fact_of_the_run_not_of_the_result() {
+        // A job resumed from its proofs restores open entries, a fresh one does not: both must
+        // hold the same result, or `batch merge` refuses them.
+        let result = json!({"winner": "white", "winning_move": "d4"});
+        for kept in [
+            crate::proofs::Kept::default(),
+            crate::proofs::Kept {
+                loaded: 12,
+                saved: 3,
+                open_restored: 8380,
+            },
+        ] {
+            let mut doc = json!({"solve": result.clone()});
+            kept.annotate(&mut doc["solve"]);
+            strip_run_keys(&mut doc);
+            assert_eq!(doc, json!({"solve": result}));
+        }
     }
 }

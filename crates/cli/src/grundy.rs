@@ -74,6 +74,9 @@ struct OctalArgs {
     /// Continue the run stored in FILE (checkpoints go back to FILE unless --out is given).
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
+    /// Replace the file at --out if one is there (without it, an existing file is refused).
+    #[arg(long, requires = "out")]
+    force: bool,
     /// Keep the table in the folder DIR as pieces of --piece values, each written once as it
     /// fills (checksummed, atomically), the last at each checkpoint: for tables too large to
     /// rewrite at every checkpoint. Run the same command again to resume.
@@ -287,6 +290,7 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         stream: args.stream.clone(),
         piece,
         checkpoint_every: Duration::from_secs(args.checkpoint_secs.max(1)),
+        replace: args.force,
     };
     let interrupted = interrupt_flag();
     // Started once the engine is ready, as a resumed table is read first.

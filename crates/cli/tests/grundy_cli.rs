@@ -208,6 +208,27 @@ fn corrupt_and_truncated_tables_are_refused() {
 }
 
 #[test]
+fn a_table_at_out_is_not_replaced_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.zgt");
+    let f = file.to_str().unwrap();
+    json(&[
+        "grundy", "octal", "4!.0", "--max", "300", "--out", f, "--json",
+    ]);
+    let grundy_game = std::fs::read(&file).unwrap();
+    let err = fails(&["grundy", "octal", "0.77", "--max", "100", "--out", f]);
+    assert!(err.contains("holds a table of 4!.0 to G(300)"), "{err}");
+    assert!(err.contains("--resume") && err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read(&file).unwrap(), grundy_game);
+    let v = json(&[
+        "grundy", "octal", "0.77", "--max", "100", "--out", f, "--force", "--json",
+    ]);
+    assert_eq!(v["game"], "0.77");
+    let shown = json(&["grundy", "show", f, "--json"]);
+    assert_eq!(shown["game"], "0.77");
+}
+
+#[test]
 fn bad_input_gets_one_line() {
     for args in [
         &["grundy", "octal", "0.9x", "--max", "10"][..],
