@@ -10,10 +10,10 @@
 //! size = 4
 //! ```
 //!
-//! The structure (known kinds, the fields each kind takes, unique names usable as file names) is
-//! checked here, so a typing error stops the batch before it starts. The values themselves (a
-//! board size out of range, a malformed octal code) are checked by the command that runs the job,
-//! and a bad one fails that job only, with the command's reason.
+//! The structure (known kinds, the fields each kind takes, unique names usable as file names) and
+//! the values (board sizes, moves, octal codes, heap bounds, census digits) are checked here, so
+//! a typing error stops the batch before its first job rather than hours in. What depends on the
+//! machine at the job's turn (the memory a table needs) is checked by the command that runs it.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -275,9 +275,13 @@ fn check(raw: RawJob, defaults: &Defaults) -> Result<Job> {
             stream: raw.stream.unwrap_or(false),
         },
     };
+    check_values(&who, &kind)?;
     let time_limit = raw.time_limit.or(defaults.time_limit);
     if time_limit == Some(0) {
         bail!(Invalid, "{who}: time_limit must be at least 1 second");
+    }
+    if raw.checkpoint_secs.or(defaults.checkpoint_secs) == Some(0) {
+        bail!(Invalid, "{who}: checkpoint_secs must be at least 1 second");
     }
     Ok(Job {
         name,
@@ -288,9 +292,56 @@ fn check(raw: RawJob, defaults: &Defaults) -> Result<Job> {
         checkpoint_secs: raw
             .checkpoint_secs
             .or(defaults.checkpoint_secs)
-            .unwrap_or(DEFAULT_CHECKPOINT_SECS)
-            .max(1),
+            .unwrap_or(DEFAULT_CHECKPOINT_SECS),
     })
+}
+
+/// Checks a job's values as its command will (board sizes, the moves on that board, octal
+/// codes, heap bounds, census digits), so that a bad one stops the batch before its first job
+/// rather than failing hours in.
+fn check_values(who: &str, kind: &Kind) -> Result<()> {
+    let board = |size: usize, field: &str| -> Result<()> {
+        if !(1..=zermelo_hex::MAX_SIZE).contains(&size) {
+            bail!(
+                Invalid,
+                "{who}: {field} = {size}: Hex boards go from 1 to {}",
+                zermelo_hex::MAX_SIZE
+            );
+        }
+        Ok(())
+    };
+    let heap_bound = |max: &str| -> Result<()> {
+        let n = zermelo_grundy::parse_count(max, "max")
+            .map_err(|e| Error::Invalid(format!("{who}: {e}")))?;
+        let largest = zermelo_grundy::MAX_HEAP as u64 - 1;
+        if n > largest {
+            bail!(
+                Invalid,
+                "{who}: max = {max} is beyond the largest table zermelo computes ({largest})"
+            );
+        }
+        Ok(())
+    };
+    match kind {
+        Kind::HexOpenings { size, .. } => board(*size, "size"),
+        Kind::HexSolve { size, moves, .. } => {
+            board(*size, "size")?;
+            zermelo_hex::Position::from_moves(*size, moves)
+                .map(drop)
+                .map_err(|e| Error::Invalid(format!("{who}: moves {moves:?}: {e}")))
+        }
+        Kind::HexParity { max_size } => board(*max_size, "max_size"),
+        Kind::GrundyOctal { game, max, .. } => {
+            game.parse::<zermelo_grundy::OctalGame>()
+                .map_err(|e| Error::Invalid(format!("{who}: {e}")))?;
+            heap_bound(max)
+        }
+        Kind::GrundyCensus { digits, max } => {
+            zermelo_grundy::census::games(*digits)
+                .map_err(|e| Error::Invalid(format!("{who}: {e}")))?;
+            heap_bound(max)
+        }
+    }
 }
 
 impl Job {
@@ -719,6 +770,54 @@ mod tests {
             parse("[[job]]\nname = \"h\"\nkind = \"hex-openings\"\nsize = 4\nstream = true\n")
                 .unwrap_err();
         assert!(format!("{err:#}").contains("\"stream\""), "{err:#}");
+    }
+
+    #[test]
+    fn values_are_checked_before_any_job_runs() {
+        let job = |fields: &str, kind: &str| {
+            format!("[[job]]\nname = \"j\"\nkind = \"{kind}\"\n{fields}\n")
+        };
+        let bad = |fields: &str, kind: &str| parse(&job(fields, kind)).unwrap_err().to_string();
+        for (fields, kind, says) in [
+            ("size = 13", "hex-openings", "size = 13"),
+            ("size = 0", "hex-solve", "size = 0"),
+            (
+                "size = 5\nmoves = \"a1 a1\"",
+                "hex-solve",
+                "moves \"a1 a1\"",
+            ),
+            ("size = 5\nmoves = \"f1\"", "hex-solve", "moves \"f1\""),
+            ("max_size = 12", "hex-parity", "max_size = 12"),
+            ("game = \"0.9Z\"\nmax = 100", "grundy-octal", "0.9Z"),
+            ("game = \"0.77\"\nmax = \"2^99\"", "grundy-octal", "2^99"),
+            (
+                "game = \"0.77\"\nmax = \"2^32\"",
+                "grundy-octal",
+                "largest table",
+            ),
+            ("game = \"0.77\"\nmax = \"ten\"", "grundy-octal", "ten"),
+            ("digits = 9\nmax = 100", "grundy-census", "9"),
+            (
+                "game = \"0.77\"\nmax = 100\ncheckpoint_secs = 0",
+                "grundy-octal",
+                "checkpoint_secs",
+            ),
+        ] {
+            let err = bad(fields, kind);
+            assert!(
+                err.starts_with("job \"j\": ") && err.contains(says),
+                "{fields}: {err}"
+            );
+        }
+        // The same values, good, pass.
+        for (fields, kind) in [
+            ("size = 11", "hex-openings"),
+            ("size = 5\nmoves = \"a1 e5\"", "hex-solve"),
+            ("game = \"4!.0\"\nmax = \"2^20\"", "grundy-octal"),
+            ("digits = 2\nmax = 1000", "grundy-census"),
+        ] {
+            parse(&job(fields, kind)).unwrap();
+        }
     }
 
     #[test]

@@ -160,12 +160,12 @@ struct PieceArgs {
 struct ShowArgs {
     /// A table written by `zermelo grundy octal --out`, or the folder of `--stream`.
     file: PathBuf,
-    /// First heap to list.
-    #[arg(long, default_value_t = 0)]
+    /// First heap to list (a whole number or a power such as 2^20).
+    #[arg(long, default_value = "0", value_parser = heap)]
     from: u64,
     /// Last heap to list (beyond the table only when the period is proven); default: the
     /// first 64 values, or the whole table with --csv.
-    #[arg(long)]
+    #[arg(long, value_parser = heap)]
     to: Option<u64>,
     /// Print the range as CSV (n,value) instead of text.
     #[arg(long)]
@@ -193,23 +193,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// A heap given as digits or as a power `B^K`, as clap parses `--from` and `--to`.
+fn heap(text: &str) -> Result<u64, String> {
+    zermelo_grundy::parse_count(text, "heap").map_err(|e| e.to_string())
+}
+
 /// Parses a size given as digits or as a power `B^K`.
 fn parse_size(text: &str, option: &str) -> anyhow::Result<u64> {
-    let bad = || {
-        anyhow::anyhow!(
-            "{option}: {text:?} is not a size (a whole number such as 4194304, or a power such \
-             as 2^22)"
-        )
-    };
-    let text = text.trim();
-    if let Some((base, exp)) = text.split_once('^') {
-        let base: u64 = base.trim().parse().map_err(|_| bad())?;
-        let exp: u32 = exp.trim().parse().map_err(|_| bad())?;
-        base.checked_pow(exp)
-            .ok_or_else(|| anyhow::anyhow!("{option}: {text} is absurdly large"))
-    } else {
-        text.parse().map_err(|_| bad())
-    }
+    Ok(zermelo_grundy::parse_count(text, option)?)
 }
 
 /// The largest heap of a table asked for with `--max`, checked against the largest table
@@ -656,18 +647,4 @@ fn show(args: ShowArgs) -> anyhow::Result<()> {
     let range: Vec<u16> = (args.from..=to).map(value_at).collect();
     print_values(&range, args.from as usize)?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_parse_as_numbers_or_powers() {
-        assert_eq!(parse_size("4194304", "--max").unwrap(), 1 << 22);
-        assert_eq!(parse_size("2^22", "--max").unwrap(), 1 << 22);
-        assert!(parse_size("-5", "--max").is_err());
-        assert!(parse_size("2^99", "--max").is_err());
-        assert!(parse_size("ten", "--max").is_err());
-    }
 }

@@ -479,17 +479,6 @@ fn failed_jobs_are_recorded_with_their_reason_and_the_others_go_on() {
     let tmp = tempfile::tempdir().unwrap();
     let text = r#"
 [[job]]
-name = "too-big"
-kind = "hex-openings"
-size = 12
-
-[[job]]
-name = "bad-code"
-kind = "grundy-octal"
-game = "0.9x"
-max = 100
-
-[[job]]
 name = "slow"
 kind = "grundy-octal"
 game = "0.6"
@@ -521,7 +510,7 @@ tt_mb = 1048576
     let jobs = write_jobs(tmp.path(), "jobs.toml", text);
     let dir = tmp.path().join("r");
     let err = error(&["batch", "run", &jobs, "--out", &s(&dir)]);
-    assert!(err.contains("5 failed"), "{err}");
+    assert!(err.contains("3 failed"), "{err}");
     let st = status(&dir);
     let by_name = |n: &str| {
         st["jobs"]
@@ -533,13 +522,9 @@ tt_mb = 1048576
             .clone()
     };
     assert_eq!(by_name("ok")["state"], "done");
-    for name in ["too-big", "bad-code", "slow", "slow-hex", "huge-table"] {
+    for name in ["slow", "slow-hex", "huge-table"] {
         assert_eq!(by_name(name)["state"], "failed", "{st}");
     }
-    assert!(by_name("too-big")["detail"]
-        .as_str()
-        .unwrap()
-        .contains("out of range"));
     assert!(by_name("slow")["detail"]
         .as_str()
         .unwrap()
@@ -563,7 +548,7 @@ tt_mb = 1048576
         .unwrap()
         .to_string();
     assert!(huge.contains("MiB of memory"), "{huge}");
-    assert_eq!(st["counts"]["failed"], 5);
+    assert_eq!(st["counts"]["failed"], 3);
     ok(&["batch", "report", &s(&dir)]);
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(report.contains("failed: out of time"), "{report}");
@@ -580,7 +565,44 @@ tt_mb = 1048576
         "{said}"
     );
     let merge = error(&["batch", "merge", &s(&dir), "--out", &s(&dir)]);
-    assert!(merge.contains("5 of 6 jobs are not done"), "{merge}");
+    assert!(merge.contains("3 of 4 jobs are not done"), "{merge}");
+}
+
+#[test]
+fn bad_values_stop_the_batch_before_its_first_job() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (job, says) in [
+        ("kind = \"hex-openings\"\nsize = 13", "size = 13"),
+        ("kind = \"grundy-octal\"\ngame = \"0.9Z\"\nmax = 10", "0.9Z"),
+        ("kind = \"hex-solve\"\nsize = 5\nmoves = \"a1 a1\"", "a1 a1"),
+        (
+            "kind = \"grundy-octal\"\ngame = \"0.77\"\nmax = \"2^99\"",
+            "2^99",
+        ),
+    ] {
+        let text = format!(
+            "[[job]]\nname = \"fine\"\nkind = \"hex-openings\"\nsize = 2\n\n\
+             [[job]]\nname = \"bad\"\n{job}\n"
+        );
+        let jobs = write_jobs(tmp.path(), "jobs.toml", &text);
+        let dir = tmp.path().join("r");
+        for command in ["run", "check"] {
+            let args: Vec<&str> = if command == "run" {
+                vec!["batch", "run", &jobs, "--out", s(&dir).leak()]
+            } else {
+                vec!["batch", "check", &jobs]
+            };
+            let err = error(&args);
+            assert!(err.contains("job \"bad\"") && err.contains(says), "{err}");
+        }
+        assert!(!dir.exists(), "no job ran, no folder was made");
+    }
+    let good = write_jobs(tmp.path(), "good.toml", SMALL);
+    let said = ok(&["batch", "check", &good]);
+    assert!(
+        said.contains("6 jobs") && said.contains("hex-2x2"),
+        "{said}"
+    );
 }
 
 #[test]

@@ -319,6 +319,85 @@ fn solve_reports_progress_in_plain_lines() {
         "{stderr}"
     );
     assert!(last.ends_with("solved"), "{stderr}");
+    // The log's last count is the run's, as stdout gives it (not a multiple of 1024 behind).
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nodes = v["nodes"].as_u64().unwrap();
+    assert!(nodes > 0);
+    assert!(
+        last.contains(&format!("hex solve: {nodes} nodes (")),
+        "{nodes}: {stderr}"
+    );
+}
+
+#[test]
+fn solve_counts_the_nodes_and_time_of_the_perfect_play_length() {
+    let solve = |plies: bool| {
+        let mut args = vec![
+            "hex",
+            "solve",
+            "--size",
+            "4",
+            "--moves",
+            "b2",
+            "--threads",
+            "1",
+            "--json",
+        ];
+        if plies {
+            args.push("--plies");
+        }
+        json(&args)
+    };
+    let (plain, with_plies) = (solve(false), solve(true));
+    assert_eq!(plain["winner"], with_plies["winner"]);
+    assert!(with_plies["plies"].as_u64().unwrap() > 0);
+    assert!(
+        with_plies["nodes"].as_u64() > plain["nodes"].as_u64(),
+        "{plain} {with_plies}"
+    );
+    assert!(with_plies["seconds"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn plies_asked_for_write_the_table_first_and_each_length_as_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = zermelo(&[
+        "hex",
+        "openings",
+        "--size",
+        "3",
+        "--plies",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let table = text.find("winning openings: c1 a2 b2 c2 a3").unwrap();
+    let first_length = text.find("3x3 perfect-play length after ").unwrap();
+    assert!(table < first_length, "{text}");
+    assert_eq!(text.matches("3x3 perfect-play length after ").count(), 9);
+    assert!(
+        text.contains("3x3 perfect-play length after b2: 5 plies"),
+        "{text}"
+    );
+    let md = std::fs::read_to_string(dir.path().join("3x3-openings.md")).unwrap();
+    assert!(md.contains("| b2 | wins | 5 |"), "{md}");
+    // Without lengths, the Markdown table has no empty column for them.
+    let out = zermelo(&[
+        "hex",
+        "openings",
+        "--size",
+        "3",
+        "--no-plies",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let md = std::fs::read_to_string(dir.path().join("3x3-openings.md")).unwrap();
+    assert!(
+        md.contains("| b2 | wins |\n") && !md.contains("plies |"),
+        "{md}"
+    );
 }
 
 #[test]

@@ -22,6 +22,7 @@
 //! ```
 
 pub mod census;
+mod count;
 mod error;
 mod mex;
 pub mod misere;
@@ -35,6 +36,7 @@ mod sparse;
 pub mod subtraction;
 pub mod sum;
 
+pub use count::parse_count;
 pub use error::GrundyError;
 pub use octal::{OctalGame, OctalMove, MAX_DIGITS};
 pub use sparse::{SparseEngine, MAX_HEAP};

@@ -4,6 +4,7 @@
 
 use clap::Subcommand;
 
+mod check;
 mod merge;
 mod report;
 mod run;
@@ -14,6 +15,8 @@ mod status;
 pub enum Command {
     /// Run the jobs of a job file (or of one shard of it), skipping those already done.
     Run(run::Args),
+    /// Check a job file (every job's fields and values) without running anything.
+    Check(check::Args),
     /// List the jobs of a results folder: done, running, failed, checkpointed, missing.
     Status(status::Args),
     /// Write a Markdown summary of a results folder (a table of results and timings).
@@ -26,6 +29,7 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Run(args) => run::run(args),
+        Command::Check(args) => check::run(args),
         Command::Status(args) => status::run(args),
         Command::Report(args) => report::run(args),
         Command::Merge(args) => merge::run(args),

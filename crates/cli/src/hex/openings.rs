@@ -111,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .open(args.search.solver(args.size.1)?, args.size.1)?;
     for n in args.size.0..=args.size.1 {
         let start = Instant::now();
-        let ((openings, plies), kept) = keeping(&solver, file.as_ref(), || {
+        let (openings, kept) = keeping(&solver, file.as_ref(), || {
             let mut progress = Progress::new(
                 &format!("{n}x{n} openings"),
                 (n * n) as u64,
@@ -129,27 +129,43 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 )
             })?;
             progress.finish();
-            let limit = if args.plies {
-                MAX_LENGTH_SIZE
-            } else {
-                DEFAULT_LENGTH_SIZE
-            };
-            let plies = if !args.no_plies && n <= limit {
-                Some(lengths(&solver, n, &openings, args.json)?)
-            } else {
-                None
-            };
-            Ok((openings, plies))
+            Ok(openings)
         })?;
-        let table = Table {
+        let limit = if args.plies {
+            MAX_LENGTH_SIZE
+        } else {
+            DEFAULT_LENGTH_SIZE
+        };
+        let mut table = Table {
             n,
             rules: args.search.rules(),
             openings,
-            plies,
+            plies: None,
             seconds: start.elapsed().as_secs_f64(),
             threads: solver.threads(),
             kept,
         };
+        if args.no_plies || n > limit {
+            write_table(&args, &table)?;
+            continue;
+        }
+        // Asked for with --plies, the lengths can take far longer than the values (minutes an
+        // opening on 5x5): the win/loss table is printed and written first, so that a stop does
+        // not lose it, and each length is said as it is found.
+        let slow = args.plies;
+        if slow && !args.json {
+            write_table(&args, &table)?;
+        } else if let (true, Some(dir)) = (slow, &args.out) {
+            table.write_files(dir)?;
+        }
+        table.plies = Some(lengths(
+            &solver,
+            n,
+            &table.openings,
+            args.json,
+            slow && !args.json,
+        )?);
+        table.seconds = start.elapsed().as_secs_f64();
         write_table(&args, &table)?;
     }
     Ok(())
@@ -157,22 +173,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Prints a size's table and writes its files to --out.
 fn write_table(args: &Args, table: &Table) -> anyhow::Result<()> {
-    let doc = table.json();
     if args.json {
-        outln!("{doc}")?;
+        outln!("{}", table.json())?;
     } else {
         out!("{}", table.text())?;
     }
     if let Some(dir) = &args.out {
-        let stem = table.file_stem();
-        zermelo_store::json::write(&dir.join(format!("{stem}.json")), &doc)?;
-        zermelo_store::atomic_write(&dir.join(format!("{stem}.md")), table.markdown().as_bytes())?;
-        zermelo_store::atomic_write(&dir.join(format!("{stem}.svg")), table.svg().as_bytes())?;
+        table.write_files(dir)?;
         if !args.json {
             outln!(
                 "wrote {}",
                 Path::new(dir)
-                    .join(format!("{stem}.{{json,md,svg}}"))
+                    .join(format!("{}.{{json,md,svg}}", table.file_stem()))
                     .display()
             )?;
         }
@@ -280,12 +292,14 @@ fn proven_only(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Perfect-play lengths from the empty board (the opening included), in parallel.
+/// Perfect-play lengths from the empty board (the opening included), in parallel; `quiet` turns
+/// the progress off, `say_each` prints each length as it is found.
 fn lengths(
     solver: &Solver,
     n: usize,
     openings: &[Opening],
     quiet: bool,
+    say_each: bool,
 ) -> anyhow::Result<Vec<u32>> {
     let mut progress = Progress::new(
         &format!("{n}x{n} lengths"),
@@ -294,9 +308,9 @@ fn lengths(
         quiet,
     );
     let empty = Position::new(n)?;
-    let plies: Result<Vec<u32>, zermelo_hex::HexError> = openings
+    let plies: anyhow::Result<Vec<u32>> = openings
         .par_iter()
-        .map(|o| {
+        .map(|o| -> anyhow::Result<u32> {
             let after = empty.play(o.cell)?;
             let plies = if after.connected().is_some() {
                 1
@@ -304,6 +318,13 @@ fn lengths(
                 1 + solver.perfect_play_length(&after)?
             };
             progress.advance(1, &format!("{} {plies}", o.cell));
+            if say_each {
+                // Each length as it is found: the search of one can take minutes.
+                outln!(
+                    "{n}x{n} perfect-play length after {}: {plies} plies",
+                    o.cell
+                )?;
+            }
             Ok(plies)
         })
         .collect();
@@ -312,6 +333,15 @@ fn lengths(
 }
 
 impl Table {
+    /// Writes the table's JSON, Markdown and SVG files into `dir`, each atomically.
+    fn write_files(&self, dir: &Path) -> anyhow::Result<()> {
+        let stem = self.file_stem();
+        zermelo_store::json::write(&dir.join(format!("{stem}.json")), &self.json())?;
+        zermelo_store::atomic_write(&dir.join(format!("{stem}.md")), self.markdown().as_bytes())?;
+        zermelo_store::atomic_write(&dir.join(format!("{stem}.svg")), self.svg().as_bytes())?;
+        Ok(())
+    }
+
     fn file_stem(&self) -> String {
         match self.rules {
             Rules::Normal => format!("{0}x{0}-openings", self.n),
@@ -449,15 +479,18 @@ impl Table {
             self.diagram(),
             self.file_stem()
         );
-        s.push_str("| opening | first player | plies |\n|---|---|---|\n");
+        match self.plies {
+            Some(_) => s.push_str("| opening | first player | plies |\n|---|---|---|\n"),
+            None => s.push_str("| opening | first player |\n|---|---|\n"),
+        }
         for (i, o) in self.openings.iter().enumerate() {
             let plies = self
                 .plies
                 .as_ref()
-                .map_or("".to_string(), |p| p[i].to_string());
+                .map_or(String::new(), |p| format!(" {} |", p[i]));
             let _ = writeln!(
                 s,
-                "| {} | {} | {plies} |",
+                "| {} | {} |{plies}",
                 o.cell,
                 if o.first_player_wins { "wins" } else { "loses" }
             );

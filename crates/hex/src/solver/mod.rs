@@ -187,8 +187,9 @@ impl Solver {
     }
 
     /// The nodes searched so far by this solver, all its calls and threads together, for
-    /// progress reports while a solve runs (readable from another thread). Each search adds its
-    /// count in steps of 1024 nodes, so the figure runs slightly behind.
+    /// progress reports while a solve runs (readable from another thread). A running search
+    /// adds its count in steps of 1024 nodes, so the figure runs slightly behind until it
+    /// returns, and is exact once every search has.
     #[must_use]
     pub fn nodes_searched(&self) -> u64 {
         self.live.load(Ordering::Relaxed)

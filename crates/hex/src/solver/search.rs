@@ -618,7 +618,15 @@ impl<'a> Search<'a> {
         if let Some(TtData::Solved { win, .. }) = self.probe(kb, kw) {
             return Some(win);
         }
-        match self.dfpn(node, INF, INF, nodes) {
+        let before = *nodes;
+        let result = self.dfpn(node, INF, INF, nodes);
+        // `expand` reports whole steps of LIVE_STEP as it goes; the rest is reported here, so
+        // that the live count is exact once a search returns (a 500-node solve counts 500).
+        if let Some(live) = self.live {
+            let steps = *nodes / LIVE_STEP - before / LIVE_STEP;
+            live.fetch_add(*nodes - before - steps * LIVE_STEP, Ordering::Relaxed);
+        }
+        match result {
             (0, _) => Some(true),
             (_, 0) => Some(false),
             _ => None,
