@@ -329,7 +329,7 @@ fn lengths(
         })
         .collect();
     progress.finish();
-    Ok(plies?)
+    plies
 }
 
 impl Table {
