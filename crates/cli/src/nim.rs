@@ -5,13 +5,16 @@ use crate::output::outln;
 use clap::Args as ClapArgs;
 use serde_json::json;
 use zermelo_grundy::sum::{self, Component};
+use zermelo_grundy::GrundyError;
 
 /// Analyse a position: P or N, its value (the nim-sum of its components) and every winning
 /// move.
 ///
 /// Components: `7` (a Nim heap), `0.77:10` (a heap of 10 in the octal game 0.77),
-/// `S(1,3,4):12` and `allbut(2):9` (subtraction games), `wythoff(3,5)`, `knight(2,5)`,
-/// `rook(3,4)` (a piece on a cell).
+/// `S(1,3,4):12` and `allbut(2):9` (subtraction games), `wythoff(3,5)`, `knight(2,5,8)`,
+/// `rook(3,4)` (a piece on a cell; the third number, the side of the board, matters for the
+/// knight, which may move away from the corner: without it the board is the smallest that
+/// holds the cell, and the output names it).
 #[derive(ClapArgs)]
 pub struct Args {
     /// The components of the position.
@@ -21,6 +24,10 @@ pub struct Args {
     /// small heaps of one octal game).
     #[arg(long)]
     misere: bool,
+    /// The most positions the misère search of octal heaps may remember (about 96 bytes
+    /// each); refused beyond the memory available.
+    #[arg(long, value_name = "N", default_value_t = zermelo_grundy::misere::DEFAULT_LIMIT)]
+    positions: usize,
     /// Moore's Nim_k: a move may take from up to K heaps (Nim heaps only).
     #[arg(long, value_name = "K", default_value_t = 1)]
     k: usize,
@@ -43,7 +50,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let heaps = sum::nim_heaps(&components, &format!("Moore's Nim_{}", args.k))?;
         sum::moore(&heaps, args.k, args.misere)?
     } else if args.misere {
-        sum::analyse_misere(&components)?
+        let per = zermelo_grundy::misere::BYTES_PER_POSITION as u128;
+        crate::memory::ensure_fits(
+            &format!("a misère search of {} positions", args.positions),
+            args.positions as u128 * per,
+            |available| format!("--positions {} fits", u128::from(available) / per),
+        )?;
+        sum::analyse_misere(&components, args.positions).map_err(|e| match e {
+            GrundyError::PositionLimit { .. } => {
+                anyhow::anyhow!("{e}; raise the bound with --positions N")
+            }
+            e => e.into(),
+        })?
     } else {
         sum::analyse(&components)?
     };

@@ -229,6 +229,55 @@ fn a_table_at_out_is_not_replaced_without_force() {
 }
 
 #[test]
+fn the_misere_search_bound_is_named_and_can_be_raised() {
+    let err = fails(&[
+        "nim",
+        "--misere",
+        "0.77:12",
+        "0.77:13",
+        "--positions",
+        "100",
+    ]);
+    assert!(
+        err.contains("more than 100 positions") && err.contains("--positions"),
+        "{err}"
+    );
+    let err = fails(&[
+        "nim",
+        "--misere",
+        "0.77:3",
+        "--positions",
+        "100000000000000000",
+    ]);
+    assert!(err.contains("--positions") && err.contains("fits"), "{err}");
+    let v = json(&[
+        "nim",
+        "--misere",
+        "0.77:12",
+        "0.77:13",
+        "--positions",
+        "3000000",
+        "--json",
+    ]);
+    assert_eq!(v["outcome"], "N");
+}
+
+#[test]
+fn a_knight_component_names_its_board() {
+    let on = |c: &str| json(&["nim", c, "--json"])["value"].as_u64().unwrap();
+    let table = |side: &str| {
+        let v = json(&[
+            "grundy", "piece", "knight", "--size", side, "--json", "--values",
+        ]);
+        v["values"][7][7].as_u64()
+    };
+    assert_eq!(Some(on("knight(7,7,12)")), table("12"));
+    assert_eq!(Some(on("knight(7,7)")), table("8"));
+    let text = zermelo(&["nim", "knight(7,7)"]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("knight(7,7,8)"));
+}
+
+#[test]
 fn bad_input_gets_one_line() {
     for args in [
         &["grundy", "octal", "0.9x", "--max", "10"][..],

@@ -32,6 +32,14 @@ pub enum GrundyError {
         /// The position (heap size or cell) whose value overflowed.
         at: String,
     },
+    /// A search that reached its bound on remembered positions before it finished.
+    #[error("{what} needs more than {limit} positions, the most it was allowed to remember")]
+    PositionLimit {
+        /// The search.
+        what: String,
+        /// The bound that was reached.
+        limit: usize,
+    },
     /// A size whose table would not fit in memory (checked before allocating).
     #[error("a table of {what} needs {needed} bytes, more than the {limit} bytes allowed")]
     TooLarge {

@@ -9,6 +9,10 @@ use crate::{GrundyError, OctalGame, OctalMove};
 /// The default bound on memoised positions.
 pub const DEFAULT_LIMIT: usize = 2_000_000;
 
+/// Bytes a memoised position takes, about: the hash map's slot and the heap list it owns
+/// (a few heaps), for sizing a limit against the memory available.
+pub const BYTES_PER_POSITION: usize = 96;
+
 /// A memoised misère search over positions of one octal game.
 ///
 /// ```
@@ -73,10 +77,9 @@ impl MisereSearch {
             return Ok(p);
         }
         if self.memo.len() >= self.limit {
-            return Err(GrundyError::TooLarge {
+            return Err(GrundyError::PositionLimit {
                 what: format!("the misère search of {}", self.game),
-                needed: self.limit as u128 + 1,
-                limit: self.limit as u128,
+                limit: self.limit,
             });
         }
         // No move at all: whoever is to move has already won (the opponent moved last).
@@ -196,7 +199,7 @@ mod tests {
         let mut small = MisereSearch::new(&kayles, 10);
         assert!(matches!(
             small.is_p(&[30, 30]),
-            Err(GrundyError::TooLarge { .. })
+            Err(GrundyError::PositionLimit { limit: 10, .. })
         ));
     }
 }

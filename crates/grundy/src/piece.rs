@@ -140,6 +140,20 @@ impl PieceGame {
         &self.moves
     }
 
+    /// Whether a piece's value depends on the board's side: some move raises a coordinate (the
+    /// knight's), so the far edges limit it. Wythoff's queen and the rook never look past their
+    /// cell.
+    ///
+    /// ```
+    /// use zermelo_grundy::piece::PieceGame;
+    /// assert!(PieceGame::knight().board_matters());
+    /// assert!(!PieceGame::wythoff().board_matters());
+    /// ```
+    #[must_use]
+    pub fn board_matters(&self) -> bool {
+        self.moves.iter().any(|m| m.dx < 0 || m.dy < 0)
+    }
+
     /// Every cell the piece can move to from (x, y) on a board of side `size`.
     ///
     /// ```

@@ -2,8 +2,10 @@
 //! winning move changes one part to the value that makes the nim-sum 0.
 //!
 //! Components are written as text: `7` (a Nim heap), `0.77:10` (an octal game's heap),
-//! `S(1,3,4):12` or `allbut(2):9` (subtraction games), `wythoff(3,5)`, `knight(2,5)`,
-//! `rook(3,4)` (a piece at a cell).
+//! `S(1,3,4):12` or `allbut(2):9` (subtraction games), `wythoff(3,5)`, `knight(2,5,8)`,
+//! `rook(3,4)` (a piece at a cell; a third number gives the side of the board, which matters
+//! for the knight, whose moves may raise a coordinate: without it the board is the smallest
+//! that holds the cell, and the component is printed with it).
 
 use std::fmt;
 use std::str::FromStr;
@@ -54,6 +56,8 @@ pub enum Component {
         x: usize,
         /// Row.
         y: usize,
+        /// The side of the board (the piece moves towards its corner (0, 0)).
+        board: usize,
     },
 }
 
@@ -125,19 +129,33 @@ impl FromStr for Component {
                             "{text:?}: nothing may follow the cell"
                         )));
                     }
-                    let (x, y) = inner.split_once(',').ok_or_else(|| {
-                        GrundyError::Unsupported(format!("{text:?}: expected a cell x,y"))
-                    })?;
+                    let numbers: Vec<&str> = inner.split(',').collect();
+                    let (x, y, board) = match numbers[..] {
+                        [x, y] => (x, y, None),
+                        [x, y, board] => (x, y, Some(board)),
+                        _ => {
+                            return Err(GrundyError::Unsupported(format!(
+                                "{text:?}: expected a cell x,y or a cell and a board side x,y,N"
+                            )))
+                        }
+                    };
                     let game = match name {
                         "wythoff" => PieceGame::wythoff(),
                         "knight" => PieceGame::knight(),
                         _ => PieceGame::rook(),
                     };
-                    Ok(Component::Piece {
-                        game,
-                        x: parse_size(x, "column")?,
-                        y: parse_size(y, "row")?,
-                    })
+                    let (x, y) = (parse_size(x, "column")?, parse_size(y, "row")?);
+                    let smallest = x.max(y) + 1;
+                    let board = match board {
+                        Some(side) => parse_size(side, "board side")?,
+                        None => smallest,
+                    };
+                    if board < smallest {
+                        return Err(GrundyError::Unsupported(format!(
+                            "{text:?}: cell ({x},{y}) is off a {board}x{board} board"
+                        )));
+                    }
+                    Ok(Component::Piece { game, x, y, board })
                 }
                 _ => Err(GrundyError::Unsupported(format!(
                     "{text:?}: unknown game {name:?} (known: S, allbut, wythoff, knight, rook)"
@@ -160,8 +178,17 @@ impl fmt::Display for Component {
             Component::Nim(n) => write!(f, "{n}"),
             Component::Octal { game, heap } => write!(f, "{game}:{heap}"),
             Component::Subtraction { game, heap } => write!(f, "{game}:{heap}"),
-            Component::Piece { game, x, y } => write!(f, "{game}({x},{y})"),
+            Component::Piece { game, x, y, board } => f.write_str(&piece_at(game, *x, *y, *board)),
         }
+    }
+}
+
+/// A piece at a cell as components are written, with its board where the value depends on it.
+fn piece_at(game: &PieceGame, x: usize, y: usize, board: usize) -> String {
+    if game.board_matters() {
+        format!("{game}({x},{y},{board})")
+    } else {
+        format!("{game}({x},{y})")
     }
 }
 
@@ -213,13 +240,12 @@ impl Component {
                     .collect();
                 (g[*heap], options)
             }
-            Component::Piece { game, x, y } => {
-                let size = x.max(y) + 1;
-                let table = game.solve(size)?;
+            Component::Piece { game, x, y, board } => {
+                let table = game.solve(*board)?;
                 let options = game
-                    .targets(*x, *y, size)
+                    .targets(*x, *y, *board)
                     .into_iter()
-                    .map(|(tx, ty)| (format!("{game}({tx},{ty})"), table.value(tx, ty)))
+                    .map(|(tx, ty)| (piece_at(game, tx, ty, *board), table.value(tx, ty)))
                     .collect();
                 (table.value(*x, *y), options)
             }
@@ -271,16 +297,18 @@ pub fn analyse(components: &[Component]) -> Result<Analysis, GrundyError> {
 
 /// Analyses a position in misère play (whoever makes the last move loses). Supported: Nim
 /// heaps only (by the misère Nim rule), a single subtraction-game heap (by its misère table), or
-/// heaps of one octal game (by a search over whole positions, for small heaps).
+/// heaps of one octal game (by a search over whole positions, for small heaps, remembering at
+/// most `positions` of them: [`GrundyError::PositionLimit`] beyond).
 ///
 /// ```
+/// use zermelo_grundy::misere::DEFAULT_LIMIT;
 /// use zermelo_grundy::sum::{analyse_misere, Component};
 /// let sticks: Component = "S(1,2,3,4):29".parse().unwrap();
-/// let a = analyse_misere(&[sticks]).unwrap();
+/// let a = analyse_misere(&[sticks], DEFAULT_LIMIT).unwrap();
 /// assert!(!a.p_position);
 /// assert_eq!(a.winning_moves[0].to, "S(1,2,3,4):26 (take 3)");
 /// ```
-pub fn analyse_misere(components: &[Component]) -> Result<Analysis, GrundyError> {
+pub fn analyse_misere(components: &[Component], positions: usize) -> Result<Analysis, GrundyError> {
     if let [Component::Subtraction { game, heap }] = components {
         let g = game.misere_values(*heap)?;
         let p = g[*heap] == 0;
@@ -312,7 +340,7 @@ pub fn analyse_misere(components: &[Component]) -> Result<Analysis, GrundyError>
             })
             .collect();
         if let Some(heaps) = heaps {
-            return misere_octal(game, &heaps);
+            return misere_octal(game, &heaps, positions);
         }
     }
     if components.iter().all(|c| matches!(c, Component::Nim(_))) {
@@ -338,8 +366,12 @@ pub fn analyse_misere(components: &[Component]) -> Result<Analysis, GrundyError>
 }
 
 /// Misère analysis of heaps of one octal game, by a search over whole positions.
-fn misere_octal(game: &OctalGame, heaps: &[usize]) -> Result<Analysis, GrundyError> {
-    let mut search = MisereSearch::new(game, crate::misere::DEFAULT_LIMIT);
+fn misere_octal(
+    game: &OctalGame,
+    heaps: &[usize],
+    positions: usize,
+) -> Result<Analysis, GrundyError> {
+    let mut search = MisereSearch::new(game, positions);
     let p_position = search.is_p(heaps)?;
     let winning_moves = search
         .winning_moves(heaps)?
@@ -488,6 +520,7 @@ pub fn nim_heaps(components: &[Component], what: &str) -> Result<Vec<usize>, Gru
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::misere::DEFAULT_LIMIT;
 
     fn parts(list: &[&str]) -> Vec<Component> {
         list.iter().map(|s| s.parse().unwrap()).collect()
@@ -500,7 +533,7 @@ mod tests {
         assert_eq!(a.winning_moves.len(), 1);
         assert_eq!(a.winning_moves[0].to, "S(1,2,3):12 (take 3)");
         // Misère: P exactly when n = 1 (mod 4); from 15 take 2 to leave 13.
-        let m = analyse_misere(&parts(&["S(1,2,3):15"])).unwrap();
+        let m = analyse_misere(&parts(&["S(1,2,3):15"]), DEFAULT_LIMIT).unwrap();
         assert!(!m.p_position);
         assert_eq!(m.winning_moves[0].to, "S(1,2,3):13 (take 2)");
     }
@@ -516,7 +549,7 @@ mod tests {
                 to: "5".into()
             }]
         );
-        let m = analyse_misere(&parts(&["3", "5", "8"])).unwrap();
+        let m = analyse_misere(&parts(&["3", "5", "8"]), DEFAULT_LIMIT).unwrap();
         assert!(!m.p_position);
         // With a heap of two or more, misère play follows normal play: 8 -> 6.
         assert_eq!(m.winning_moves.len(), 1);
@@ -576,6 +609,29 @@ mod tests {
     }
 
     #[test]
+    fn a_knight_is_on_the_board_it_names() {
+        // The knight's value depends on the board: (7,7) is worth 0 on 8x8 and 1 on 12x12.
+        let on = |text: &str| analyse(&parts(&[text])).unwrap().value.unwrap();
+        for side in [8, 9, 12, 20] {
+            let table = PieceGame::knight().solve(side).unwrap();
+            assert_eq!(
+                on(&format!("knight(7,7,{side})")),
+                table.value(7, 7),
+                "{side}"
+            );
+        }
+        assert_eq!(on("knight(7,7)"), on("knight(7,7,8)"));
+        assert_ne!(on("knight(7,7,8)"), on("knight(7,7,12)"));
+        let c: Component = "knight(7,7)".parse().unwrap();
+        assert_eq!(c.to_string(), "knight(7,7,8)");
+        let q: Component = "wythoff(3,5,40)".parse().unwrap();
+        assert_eq!(q.to_string(), "wythoff(3,5)");
+        for bad in ["knight(7,7,7)", "knight(1,2,3,4)", "knight(7)"] {
+            assert!(bad.parse::<Component>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn bad_components_are_refused() {
         for text in [
             "x",
@@ -589,14 +645,25 @@ mod tests {
         ] {
             assert!(text.parse::<Component>().is_err(), "{text:?} accepted");
         }
-        assert!(analyse_misere(&parts(&["0.77:5", "3"])).is_err());
-        assert!(analyse_misere(&parts(&["0.77:5", "0.07:3"])).is_err());
+        assert!(analyse_misere(&parts(&["0.77:5", "3"]), DEFAULT_LIMIT).is_err());
+        assert!(analyse_misere(&parts(&["0.77:5", "0.07:3"]), DEFAULT_LIMIT).is_err());
+        // The bound on remembered positions is the caller's.
+        let big = parts(&["0.77:12", "0.77:13"]);
+        assert!(matches!(
+            analyse_misere(&big, 100),
+            Err(GrundyError::PositionLimit { limit: 100, .. })
+        ));
+        assert!(analyse_misere(&big, DEFAULT_LIMIT).is_ok());
     }
 
     #[test]
     fn misere_octal_heaps_are_searched() {
         // Octal Nim (take 1 to 8) in misère play follows the misère Nim rule: 3 5 8 -> 3 5 6.
-        let a = analyse_misere(&parts(&["0.33333333:3", "0.33333333:5", "0.33333333:8"])).unwrap();
+        let a = analyse_misere(
+            &parts(&["0.33333333:3", "0.33333333:5", "0.33333333:8"]),
+            DEFAULT_LIMIT,
+        )
+        .unwrap();
         assert!(!a.p_position);
         assert_eq!(a.winning_moves.len(), 1);
         assert_eq!(a.winning_moves[0].component, 2);
