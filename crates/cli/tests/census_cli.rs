@@ -191,11 +191,42 @@ fn a_killed_census_resumes_to_the_straight_results() {
 }
 
 #[test]
+fn a_finished_census_extends_to_a_larger_bound() {
+    let straight = tempfile::tempdir().unwrap();
+    assert!(census("2", "2^13", straight.path()).status.success());
+    let want = std::fs::read(straight.path().join("census-2.jsonl")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    assert!(census("2", "2^9", dir.path()).status.success());
+    let rows = lines(&dir.path().join("census-2.jsonl"));
+    let games = dir.path().join("census-2.games");
+    let file = |code: &str| std::fs::read(games.join(format!("{code}.zgt"))).ok();
+    let periodic: Vec<(String, Option<Vec<u8>>)> = rows
+        .iter()
+        .filter(|r| r["status"] == "periodic")
+        .map(|r| r["code"].as_str().unwrap().to_string())
+        .map(|code| (code.clone(), file(&code)))
+        .collect();
+    let unsolved = rows.iter().filter(|r| r["status"] == "unsolved").count();
+    assert!(unsolved > 0 && !periodic.is_empty());
+    let out = census("2", "2^13", dir.path());
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("extending the census"));
+    assert_eq!(
+        std::fs::read(dir.path().join("census-2.jsonl")).unwrap(),
+        want
+    );
+    // The periodic games were kept as they were, not computed again.
+    for (code, bytes) in periodic {
+        assert_eq!(file(&code), bytes, "{code}");
+    }
+}
+
+#[test]
 fn bad_input_and_another_census_folder_get_one_line() {
     let dir = tempfile::tempdir().unwrap();
     assert!(census("1", "100", dir.path()).status.success());
     for (digits, max, expect) in [
-        ("1", "200", "resume it with those"),
+        ("1", "50", "resume it with those"),
         ("0", "100", "1 to 4 digits"),
         ("5", "100", "1 to 4 digits"),
         ("1", "ten", "is not a size"),

@@ -228,11 +228,41 @@ pub fn classify(
     max: usize,
     stop: &AtomicBool,
 ) -> Result<Option<Entry>, GrundyError> {
+    extend(game, Vec::new(), max, stop)
+}
+
+/// [`classify`] going on from the values `known` = G(0..k) of an unsolved game (a census
+/// extended to a larger heap bound), rather than from the start: the same entry as a straight
+/// run to `max`.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use zermelo_grundy::census::{classify, extend};
+/// let stop = AtomicBool::new(false);
+/// let early = classify(&"0.77".parse().unwrap(), 100, &stop).unwrap().unwrap();
+/// assert_eq!(early.status(), "unsolved");
+/// let later = extend(&"0.77".parse().unwrap(), early.values, 1000, &stop).unwrap().unwrap();
+/// assert_eq!(later.period.map(|p| p.period), Some(12));
+/// ```
+pub fn extend(
+    game: &OctalGame,
+    known: Vec<u16>,
+    max: usize,
+    stop: &AtomicBool,
+) -> Result<Option<Entry>, GrundyError> {
     let rule = ProofRule::for_octal(game);
-    let mut engine = SparseEngine::new(game)?;
     let mut watch = PeriodWatch::new(rule);
     let mut proof = None;
-    'run: while engine.values().len() <= max {
+    // The known values go through the watch as a straight run's would, so that the watch is
+    // where a straight run's would be (they hold no proof: the game was unsolved).
+    for len in 1..=known.len() {
+        if let Some(found) = watch.observe(&known[..len]).filter(|f| f.proven) {
+            proof = Some((found, len));
+            break;
+        }
+    }
+    let mut engine = SparseEngine::resume(game, known)?;
+    'run: while engine.values().len() <= max && proof.is_none() {
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
         }

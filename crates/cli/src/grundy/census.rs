@@ -2,8 +2,9 @@
 //! `zermelo_grundy::census`), checkpointed per game.
 //!
 //! In the folder given with `--out`, for D digits:
-//! - `census-D.params.json`: the digits and the heap bound, checked on resume, and the wall
-//!   seconds spent so far;
+//! - `census-D.params.json`: the digits and the heap bound, checked on resume (a larger bound
+//!   extends the census: periodic games kept, unsolved ones computed on from their values), and
+//!   the wall seconds spent so far;
 //! - `census-D.games/CODE.zgt`: a finished game, a Grundy table file (`zermelo grundy show`
 //!   reads it) holding the values that prove its period, or every value computed when unsolved;
 //!   written atomically, so a kill loses only the games being computed. A game whose code
@@ -44,7 +45,8 @@ pub struct CensusArgs {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Heap bound: each game is computed to G(N) unless its period is proven first; a whole
-    /// number or a power such as 2^20.
+    /// number or a power such as 2^20. A larger bound on a folder extends its census: the
+    /// periodic games are kept and the unsolved ones go on from their values.
     #[arg(
         long,
         value_name = "N",
@@ -84,14 +86,23 @@ pub fn run(args: CensusArgs) -> anyhow::Result<()> {
         if params["kind"].as_str() != Some(PARAMS_KIND) || d.is_none() || m.is_none() {
             bail!("{}: not a census parameters file", params_path.display());
         }
-        if d != Some(digits as u64) || m != Some(max as u64) {
+        // A census is resumed with its own bound, or extended to a larger one (its periodic
+        // games are kept, its unsolved ones go on from their values); never cut back.
+        if d != Some(digits as u64) || m > Some(max as u64) {
             bail!(
-                "{} holds a census of {} digits to --max {}; resume it with those, or use \
-                 another --out",
+                "{} holds a census of {} digits to --max {}; resume it with those (or a larger \
+                 --max to extend it), or use another --out",
                 dir.display(),
                 d.unwrap_or(0),
                 m.unwrap_or(0)
             );
+        }
+        if m < Some(max as u64) && !args.json {
+            outln!(
+                "extending the census of {digits} digits from --max {} to {max}: its periodic \
+                 games are kept, its unsolved ones computed on",
+                m.unwrap_or(0)
+            )?;
         }
         wall_before = params["wall_seconds"].as_f64().unwrap_or(0.0);
     }
@@ -105,14 +116,23 @@ pub fn run(args: CensusArgs) -> anyhow::Result<()> {
     save_params(wall_before)?;
 
     let mut entries: Vec<Option<Entry>> = Vec::with_capacity(games.len());
-    for game in &games {
+    // The values of the unsolved games of a smaller bound, to go on from.
+    let mut known: HashMap<usize, Vec<u16>> = HashMap::new();
+    for (i, game) in games.iter().enumerate() {
         let path = game_path(dir, digits, game);
         entries.push(if path.exists() {
-            Some(load(&path, game, max)?)
+            let (entry, bound) = load(&path, game, max)?;
+            if entry.period.is_none() && bound < max as u64 {
+                known.insert(i, entry.values);
+                None
+            } else {
+                Some(entry)
+            }
         } else {
             None
         });
     }
+    let known = Mutex::new(known);
     // A game whose code gives the table of an earlier one (its twin) is computed only when
     // the twin turns out periodic; an unsolved twin gives it its values.
     let index: HashMap<&OctalGame, usize> = games.iter().enumerate().map(|(i, g)| (g, i)).collect();
@@ -138,7 +158,8 @@ pub fn run(args: CensusArgs) -> anyhow::Result<()> {
                 .with_max_len(1)
                 .filter_map(|&i| {
                     let game = &games[i];
-                    match census::classify(game, max, &interrupted) {
+                    let start = known.lock().expect("census lock").remove(&i);
+                    match census::extend(game, start.unwrap_or_default(), max, &interrupted) {
                         Ok(None) => None,
                         Ok(Some(entry)) => Some(keep(dir, digits, max, entry).map(|e| (i, e))),
                         Err(e) => Some(Err(anyhow::Error::from(e))),
@@ -275,17 +296,20 @@ fn keep(dir: &Path, digits: usize, max: usize, entry: Entry) -> anyhow::Result<E
     Ok(entry)
 }
 
-/// Reads back a finished game, checking it belongs to this census and re-checking its proof.
-fn load(path: &Path, game: &OctalGame, max: usize) -> anyhow::Result<Entry> {
+/// Reads back a finished game, checking it belongs to this census (to `max`, or to a smaller
+/// bound when the census is extended) and re-checking its proof; with the bound it was
+/// computed to.
+fn load(path: &Path, game: &OctalGame, max: usize) -> anyhow::Result<(Entry, u64)> {
     let stored = table::read(path)?;
-    if &stored.game != game || stored.target != max as u64 || !stored.complete {
+    if &stored.game != game || stored.target > max as u64 || !stored.complete {
         bail!(
             "{}: not a finished game {game} of this census; delete it to compute it again",
             path.display()
         );
     }
-    Entry::from_table(game, stored.values, stored.period)
-        .with_context(|| format!("{}", path.display()))
+    let entry = Entry::from_table(game, stored.values, stored.period)
+        .with_context(|| format!("{}", path.display()))?;
+    Ok((entry, stored.target))
 }
 
 /// The JSON line of an entry.
