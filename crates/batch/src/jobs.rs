@@ -453,11 +453,11 @@ impl Job {
     /// The command's arguments, the Grundy table's path kept as a path.
     fn command_text(&self, dir: &Path, resume: bool) -> Vec<Arg> {
         let hex = |mut args: Vec<String>| {
-            args.extend([
-                "--json".into(),
-                "--threads".into(),
-                self.threads.to_string(),
-            ]);
+            args.push("--json".into());
+            // Without a count, one thread per core (0 in a job file).
+            if self.threads > 0 {
+                args.extend(["--threads".into(), self.threads.to_string()]);
+            }
             // Without a size, the command picks one for the board.
             if let Some(mb) = self.tt_mb {
                 args.extend(["--tt-mb".into(), mb.to_string()]);

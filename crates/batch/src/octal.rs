@@ -379,17 +379,23 @@ impl Engine {
         }
     }
 
+    /// The engine's state for progress lines: the last heap computed (n=1000 once G(0..=1000)
+    /// is known) and, for the sparse engine, its rare values.
     fn status(&self) -> String {
+        let last = |len: usize| {
+            len.checked_sub(1)
+                .map_or("-".to_string(), |n| n.to_string())
+        };
         match self {
             Engine::Sparse(e) => format!(
                 "n={} mask={:#x}{} rare={} last rare={}",
-                e.values().len(),
+                last(e.values().len()),
                 e.mask(),
                 if e.twist() { "+twist" } else { "" },
                 e.rare_count(),
                 e.last_rare().map_or("-".to_string(), |r| r.to_string())
             ),
-            Engine::Naive { values, .. } => format!("n={}", values.len()),
+            Engine::Naive { values, .. } => format!("n={}", last(values.len())),
         }
     }
 

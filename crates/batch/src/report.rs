@@ -97,12 +97,21 @@ fn summary(kind: &str, r: &Value) -> String {
             r["openings"].as_array().map_or(0, Vec::len),
             list(&r["winning_openings"])
         ),
-        "hex-solve" => format!(
-            "{} to move, {} wins; winning moves: {}",
-            r["to_move"].as_str().unwrap_or("?"),
-            r["winner"].as_str().unwrap_or("?"),
-            list(&r["winning_moves"])
-        ),
+        "hex-solve" => {
+            let (to_move, winner) = (
+                r["to_move"].as_str().unwrap_or("?"),
+                r["winner"].as_str().unwrap_or("?"),
+            );
+            if to_move == winner {
+                format!(
+                    "{to_move} to move, {winner} wins; winning moves: {}",
+                    list(&r["winning_moves"])
+                )
+            } else {
+                // A lost position has no winning move to list.
+                format!("{to_move} to move, {winner} wins")
+            }
+        }
         "hex-parity" => format!(
             "parity theorem {} on every size",
             if r["theorem_holds_on_every_size"] == true {
@@ -123,5 +132,22 @@ fn summary(kind: &str, r: &Value) -> String {
             ),
             _ => format!("no period up to n = {}", r["computed"]),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_solve_lists_winning_moves_only_for_the_winner() {
+        let won = json!({"to_move": "black", "winner": "black", "winning_moves": ["d4", "c5"]});
+        assert_eq!(
+            summary("hex-solve", &won),
+            "black to move, black wins; winning moves: d4 c5"
+        );
+        let lost = json!({"to_move": "white", "winner": "black", "winning_moves": []});
+        assert_eq!(summary("hex-solve", &lost), "white to move, black wins");
     }
 }

@@ -90,8 +90,9 @@ struct OctalArgs {
         allow_hyphen_values = true
     )]
     piece: Option<String>,
-    /// Seconds between checkpoints.
-    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    /// Seconds between checkpoints (at least 1).
+    #[arg(long, value_name = "SECS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..))]
     checkpoint_secs: u64,
     /// Engine.
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
@@ -253,7 +254,7 @@ fn octal(args: OctalArgs) -> anyhow::Result<()> {
     // Without --threads, like rayon: RAYON_NUM_THREADS (which the batch runner sets), else one
     // per core.
     if let Some(t) = args.threads {
-        crate::check_threads(t, false)?;
+        crate::check_threads(t)?;
         pool = pool.num_threads(t);
     }
     let pool = pool.build()?;
@@ -280,7 +281,7 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         resume: args.resume.clone(),
         stream: args.stream.clone(),
         piece,
-        checkpoint_every: Duration::from_secs(args.checkpoint_secs.max(1)),
+        checkpoint_every: Duration::from_secs(args.checkpoint_secs),
         replace: args.force,
     };
     let interrupted = interrupt_flag();

@@ -1,5 +1,7 @@
 //! `zermelo`: the command line. Each subcommand is a module with its `Args` (whose doc comments
-//! are the help text) and a `run` function; errors become one line on stderr and exit status 1.
+//! are the help text) and a `run` function. Exit status: 0 done; 1 an error (one line on
+//! stderr); 2 a usage error (bad arguments); 3 done, but the result is incomplete (openings
+//! still open).
 
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -87,6 +89,10 @@ fn main() {
             // The reader has gone (`| head`): stop quietly, as Unix tools do.
             std::process::exit(0);
         }
+        if let Some(incomplete) = err.downcast_ref::<output::Incomplete>() {
+            errln!("zermelo: {incomplete}");
+            std::process::exit(output::EXIT_INCOMPLETE);
+        }
         errln!("zermelo: error: {err:#}");
         std::process::exit(1);
     }
@@ -96,9 +102,9 @@ fn main() {
 /// own stack, so a mistyped count fails at once instead of running for minutes.
 pub const MAX_THREADS: usize = 1024;
 
-/// Checks a `--threads` value: 1 to [`MAX_THREADS`], or 0 where `zero_means_all_cores`.
-pub fn check_threads(threads: usize, zero_means_all_cores: bool) -> anyhow::Result<()> {
-    if threads > MAX_THREADS || (threads == 0 && !zero_means_all_cores) {
+/// Checks a `--threads` value: 1 to [`MAX_THREADS`] (leaving the option out means one per core).
+pub fn check_threads(threads: usize) -> anyhow::Result<()> {
+    if threads > MAX_THREADS || threads == 0 {
         anyhow::bail!("--threads must be between 1 and {MAX_THREADS}, not {threads}");
     }
     Ok(())

@@ -54,3 +54,21 @@ pub fn prepare_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
     zermelo_store::ensure_writable(&dir.join("zermelo-write-check"))?;
     Ok(())
 }
+
+/// The exit status of a run that did all it was asked but whose result is not complete (a
+/// table with openings still open): distinct from 1 (an error) and 2 (a usage error), so that
+/// a script can tell "not done yet" from "failed".
+pub const EXIT_INCOMPLETE: i32 = 3;
+
+/// Returned by a command whose output is written but incomplete: `main` prints its message
+/// and exits with [`EXIT_INCOMPLETE`].
+#[derive(Debug)]
+pub struct Incomplete(pub String);
+
+impl fmt::Display for Incomplete {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Incomplete {}

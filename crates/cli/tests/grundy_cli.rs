@@ -287,6 +287,16 @@ fn bad_input_gets_one_line() {
         &["grundy", "octal", "0.77", "--max", "2^60"],
         &["grundy", "octal", "0.77", "--max", "2^33"],
         &[
+            "grundy",
+            "census",
+            "--digits",
+            "1",
+            "--out",
+            "/tmp/x",
+            "--threads",
+            "0",
+        ],
+        &[
             "grundy", "octal", "0.8", "--max", "10", "--engine", "sparse",
         ],
         &["grundy", "subtraction", "", "--max", "10"],
@@ -424,6 +434,18 @@ fn usage_errors_name_what_is_wrong() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("<COMPONENTS>"), "{err}");
+    let out = zermelo(&[
+        "grundy",
+        "octal",
+        "0.77",
+        "--max",
+        "9",
+        "--checkpoint-secs",
+        "0",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.contains("--checkpoint-secs"), "{err}");
     let err = fails(&["grundy", "piece", "--size", "10"]);
     assert!(!err.contains("not both"), "{err}");
     assert!(err.contains("name a piece"), "{err}");
@@ -460,6 +482,17 @@ fn progress_ends_where_the_run_ended() {
     let last = stderr.lines().last().unwrap_or_default();
     assert!(last.contains(": 168/168 values"), "{stderr}");
     assert!(last.contains("period proven"), "{stderr}");
+    // The last heap computed, as G(0..=1000) is written: n=1000, not the count 1001.
+    let out = with_log_lines(
+        &["grundy", "octal", "0.77", "--max", "1000", "--json"],
+        "1000",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("1001/1001 values") && last.contains(" n=1000 "),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -205,6 +205,32 @@ fn table_is_written_and_checksummed() {
 }
 
 #[test]
+fn diagram_and_sgf_paths_need_not_be_utf8() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let name = OsStr::from_bytes(b"pos\xff.txt");
+    let path = dir.path().join(name);
+    std::fs::write(&path, "   a b\n 1 B .\n  2 . .\n").unwrap();
+    let sgf = dir.path().join(OsStr::from_bytes(b"game\xfe.sgf"));
+    std::fs::write(&sgf, "(;FF[4]GM[11]SZ[2];B[aa])").unwrap();
+    for (option, file) in [("--diagram", &path), ("--sgf", &sgf)] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_zermelo"))
+            .args(["hex", "solve", "--json", option])
+            .arg(file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{option}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["to_move"], "white", "{option}");
+    }
+}
+
+#[test]
 fn bad_input_gets_one_clear_line() {
     for (args, needle) in [
         (vec!["hex", "solve", "--size", "12"], "out of range"),
@@ -226,6 +252,14 @@ fn bad_input_gets_one_clear_line() {
             "already over",
         ),
         (vec!["hex", "solve", "--size", "6", "--plies"], "up to 5x5"),
+        (
+            vec!["hex", "solve", "--size", "3", "--threads", "0"],
+            "between 1 and 1024",
+        ),
+        (
+            vec!["hex", "openings", "--size", "3", "--threads", "0"],
+            "between 1 and 1024",
+        ),
         (
             vec!["hex", "solve", "--size", "3", "--tt-mb", "0"],
             "out of range",

@@ -435,7 +435,8 @@ fn proven_only_gives_the_table_or_what_is_still_open() {
     ]);
     assert_eq!(e3["winner"], "white", "{e3}");
     let out = dir.path().join("out");
-    let partial = json(&[
+    // Openings still open: the output is written, and the exit status (3) says it is partial.
+    let run = zermelo(&[
         "hex",
         "openings",
         "--size",
@@ -447,6 +448,10 @@ fn proven_only_gives_the_table_or_what_is_still_open() {
         "--out",
         s(&out),
     ]);
+    assert_eq!(run.status.code(), Some(3));
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(said.contains("openings still open"), "{said}");
+    let partial: Value = serde_json::from_slice(&run.stdout).unwrap();
     let openings = partial["openings"].as_array().unwrap();
     let e3 = openings.iter().find(|o| o["cell"] == "e3").unwrap();
     assert_eq!(e3["first_player_wins"], false, "{partial}");

@@ -219,6 +219,23 @@ impl Position {
                 "a diagram needs 1 to {MAX_SIZE} numbered rows, found {n}"
             )));
         }
+        // Rows all of one width that is not the number of rows: rows are missing or extra,
+        // which is what to say (not that the first row is too long).
+        let width = rows[0].len();
+        if width != n && rows.iter().all(|r| r.len() == width) && (1..=MAX_SIZE).contains(&width) {
+            return Err(HexError::BadPosition(if width > n {
+                format!(
+                    "the diagram has {n} rows of {width} cells: a {width}x{width} board needs \
+                     {width} rows (row {} is missing)",
+                    n + 1
+                )
+            } else {
+                format!(
+                    "the diagram has {n} rows of {width} cells: a board has as many cells in a \
+                     row as rows"
+                )
+            }));
+        }
         let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
         for (y, row) in rows.iter().enumerate() {
             if row.len() != n {
@@ -436,5 +453,12 @@ mod tests {
         assert!(Position::from_diagram(ragged).is_err());
         let strange = "   a b\n 1 B X\n  2 . .\n";
         assert!(Position::from_diagram(strange).is_err());
+        // A diagram cut before its last row says so, not that its first row is too long.
+        let cut = "     a b c d\n  1  . . . .\n   2  . . B .\n    3  . W . .\n";
+        let err = Position::from_diagram(cut).unwrap_err().to_string();
+        assert!(err.contains("row 4 is missing"), "{err}");
+        let extra = "   a b\n 1 . .\n  2 . .\n   3 . .\n";
+        let err = Position::from_diagram(extra).unwrap_err().to_string();
+        assert!(err.contains("3 rows of 2 cells"), "{err}");
     }
 }

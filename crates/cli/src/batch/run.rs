@@ -34,7 +34,7 @@ pub struct Args {
 /// Runs `batch run`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(t) = args.threads {
-        crate::check_threads(t, false)?;
+        crate::check_threads(t)?;
     }
     let shard = match &args.shard {
         Some(text) => Shard::parse(text)?,

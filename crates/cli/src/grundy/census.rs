@@ -68,10 +68,9 @@ pub fn run(args: CensusArgs) -> anyhow::Result<()> {
     let games = census::games(args.digits)?;
     let max = super::table_max(&args.max)?;
     let mut pool = rayon::ThreadPoolBuilder::new();
-    match args.threads {
-        Some(t) if t == 0 || t > 1024 => bail!("--threads must be between 1 and 1024"),
-        Some(t) => pool = pool.num_threads(t),
-        None => {}
+    if let Some(t) = args.threads {
+        crate::check_threads(t)?;
+        pool = pool.num_threads(t);
     }
     let pool = pool.build()?;
     let digits = args.digits;

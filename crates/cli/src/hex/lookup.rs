@@ -22,7 +22,7 @@ pub struct Args {
     moves: String,
     /// Read the position from a diagram file instead (as printed by zermelo; `-` for stdin).
     #[arg(long, conflicts_with = "moves")]
-    diagram: Option<String>,
+    diagram: Option<std::path::PathBuf>,
     /// Print one JSON object (the fields of `hex solve --all --json` that the table gives).
     #[arg(long)]
     json: bool,

@@ -41,14 +41,15 @@ pub fn run(command: Command) -> anyhow::Result<()> {
     }
 }
 
-/// The text of a file, or of standard input for `-`.
-pub fn read_input(path: &str) -> anyhow::Result<String> {
-    if path == "-" {
+/// The text of a file, or of standard input for `-` (any path the system takes, UTF-8 or not).
+pub fn read_input(path: &std::path::Path) -> anyhow::Result<String> {
+    if path.as_os_str() == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
         Ok(s)
     } else {
-        std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))
+        std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))
     }
 }
 
@@ -57,7 +58,7 @@ pub fn read_input(path: &str) -> anyhow::Result<String> {
 pub fn read_position(
     size: Option<usize>,
     moves: &str,
-    diagram: Option<&str>,
+    diagram: Option<&std::path::Path>,
 ) -> anyhow::Result<Position> {
     match diagram {
         Some(path) => {
@@ -85,8 +86,8 @@ pub struct SearchOptions {
     #[arg(long)]
     pub misere: bool,
     /// Worker threads, 1 to 1024 (default: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
     /// Transposition table size in MiB (default: by board size, 16 up to 4x4, 64 for 5x5, 512
     /// for 6x6, 2048 beyond; misère proofs are longer: 512 for 5x5, 2048 from 6x6 on. A table
     /// much larger than the search needs only costs cache misses).
@@ -107,7 +108,9 @@ impl SearchOptions {
     /// A solver with these options for boards up to `size`, after checking the table fits in
     /// memory.
     pub fn solver(&self, size: usize) -> anyhow::Result<Solver> {
-        crate::check_threads(self.threads, true)?;
+        if let Some(t) = self.threads {
+            crate::check_threads(t)?;
+        }
         let tt_mb = self.tt_mb.unwrap_or(default_tt_mb(size, self.rules()));
         if tt_mb <= MAX_TT_MB {
             crate::memory::ensure_fits(
@@ -118,7 +121,7 @@ impl SearchOptions {
         }
         Ok(Solver::new(SolverConfig {
             rules: self.rules(),
-            threads: self.threads,
+            threads: self.threads.unwrap_or(0),
             tt_mb,
         })?)
     }

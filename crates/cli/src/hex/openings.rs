@@ -40,7 +40,8 @@ pub struct Args {
     /// Search nothing: take each opening from the proofs file (or the analysis of the position
     /// after it) and list those still open. The table is printed and written as usual once
     /// every opening is known; until then the openings known and open are, and --out gets
-    /// NxN-report.md (NxN-misere-report.md in misère play). Needs --proofs.
+    /// NxN-report.md (NxN-misere-report.md in misère play), and the exit status is 3. Needs
+    /// --proofs.
     #[arg(long, requires = "proofs")]
     proven_only: bool,
 }
@@ -289,7 +290,13 @@ fn proven_only(args: &Args) -> anyhow::Result<()> {
             outln!("wrote {}", file.display())?;
         }
     }
-    Ok(())
+    Err(crate::output::Incomplete(format!(
+        "{} of {} openings still open (exit status {})",
+        open.len(),
+        n * n,
+        crate::output::EXIT_INCOMPLETE
+    ))
+    .into())
 }
 
 /// Perfect-play lengths from the empty board (the opening included), in parallel; `quiet` turns

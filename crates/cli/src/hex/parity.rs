@@ -29,8 +29,8 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Worker threads, 1 to 1024 (default: one per core).
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     /// Transposition table size in MiB (default: by board size, as for `hex solve`).
     #[arg(long)]
     tt_mb: Option<usize>,

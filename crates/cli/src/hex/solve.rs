@@ -22,11 +22,11 @@ pub struct Args {
     moves: String,
     /// Read the position from a diagram file instead (as printed by zermelo; `-` for stdin).
     #[arg(long, conflicts_with = "moves")]
-    diagram: Option<String>,
+    diagram: Option<std::path::PathBuf>,
     /// Read the position from an SGF file as HexGui writes it (`-` for stdin): setup stones
     /// AB/AW, moves B/W, PL for the player to move; the end of the main line is solved.
     #[arg(long, conflicts_with_all = ["moves", "diagram"])]
-    sgf: Option<String>,
+    sgf: Option<std::path::PathBuf>,
     /// The player to move. Default: the SGF file's PL or last move, else Black when both have
     /// as many stones and White when Black has one more. Given, any stone counts are accepted.
     #[arg(long, value_enum)]
@@ -76,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         (_, Some(path)) => Sgf::parse(&super::read_input(path)?)
             .and_then(|sgf| sgf.position(to_move))
-            .map_err(|e| anyhow::anyhow!("{path}: {e}"))?,
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
         (None, None) => {
             let n = args
                 .size
@@ -133,7 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             out["plies"] = json!(p);
         }
         if let Some(path) = &args.sgf {
-            out["sgf"] = json!(path);
+            out["sgf"] = json!(path.display().to_string());
         }
         if let Some(kept) = kept {
             kept.annotate(&mut out);
