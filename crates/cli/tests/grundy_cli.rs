@@ -226,6 +226,11 @@ fn a_table_at_out_is_not_replaced_without_force() {
     assert_eq!(v["game"], "0.77");
     let shown = json(&["grundy", "show", f, "--json"]);
     assert_eq!(shown["game"], "0.77");
+    // --from and --to take the 2^N form --max takes.
+    let shown = json(&[
+        "grundy", "show", f, "--json", "--values", "--from", "2^3", "--to", "2^6",
+    ]);
+    assert_eq!(shown["values"].as_array().unwrap().len(), 64 - 8 + 1);
 }
 
 #[test]
