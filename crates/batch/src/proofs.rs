@@ -27,7 +27,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use zermelo_hex::{ProofSet, Rules, Solver, PROOF_RECORD_BYTES, SNAPSHOT_ENTRY_BYTES};
+use zermelo_hex::{Proof, ProofSet, Rules, Solver, PROOF_RECORD_BYTES, SNAPSHOT_ENTRY_BYTES};
 
 use crate::{Error, Result};
 
@@ -254,16 +254,17 @@ impl ProofFile {
 /// Runs `work` while the solver's new proofs are saved to `file` every interval and at the end,
 /// with the open entries of its table beside them ([`open_path`]) until it finishes; open
 /// entries saved by an earlier run of the file are put back first.
-/// When `stop` is set (by a signal handler) the proofs are saved at once and `stopped` is told
-/// what the file holds; the search has no cancellation hook, so zermelo ends the process there,
-/// and if `stopped` returns, the saves go on as before. Without a file, runs `work` alone.
+/// When `stop` is set (by a signal handler) the searches are stopped at the next position each
+/// proves ([`Solver::seal_proofs`]), the proofs saved, and `stopped` told what the file holds:
+/// it ends the process (the searches cannot go on), and no proof found is lost. Without a
+/// file, runs `work` alone.
 ///
 /// The solver must have been given its proofs ([`ProofFile::open`]).
 pub fn keeping<T: Send, E: From<Error> + Send>(
     solver: &Solver,
     file: Option<&ProofFile>,
     stop: &AtomicBool,
-    stopped: impl FnOnce(Kept) + Send,
+    stopped: impl FnOnce(Kept) -> std::convert::Infallible + Send,
     work: impl FnOnce() -> Result<T, E> + Send,
 ) -> Result<(T, Option<Kept>), E> {
     let Some(file) = file else {
@@ -302,8 +303,7 @@ pub fn keeping<T: Send, E: From<Error> + Send>(
                 // long the saves take.
                 if stop.load(Ordering::SeqCst) {
                     if let Some(stopped) = stopped.take() {
-                        last = Instant::now();
-                        stopped(saver.save(solver, true)?);
+                        match stopped(saver.save_last(solver)?) {}
                     }
                 }
                 if last.elapsed() >= file.every {
@@ -312,12 +312,28 @@ pub fn keeping<T: Send, E: From<Error> + Send>(
                 }
             }
         });
-        let result = work();
-        *done.0.lock().expect("no panic holding it") = true;
-        done.1.notify_all();
+        let result = {
+            // Tells the saver the work is over even if it panics, so that the scope, which
+            // waits for the saver, does not wait for ever.
+            let _over = Over(&done);
+            work()
+        };
         let kept = keeper.join().expect("the saver does not panic");
         Ok((result?, Some(kept?)))
     })
+}
+
+/// Marks the work over when dropped, at its end or as a panic unwinds through it.
+struct Over<'a>(&'a (Mutex<bool>, Condvar));
+
+impl Drop for Over<'_> {
+    fn drop(&mut self) {
+        let (lock, wake) = self.0;
+        *lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+        wake.notify_all();
+    }
 }
 
 /// How often the saver looks for a signal.
@@ -335,7 +351,19 @@ impl Saver<'_> {
     /// Takes the solver's new proofs and writes the file; then saves the table's open entries
     /// beside it while the run goes on (`open`), or removes them once it has finished.
     fn save(&mut self, solver: &Solver, open: bool) -> Result<Kept> {
-        for proof in solver.take_new_proofs() {
+        let new = solver.take_new_proofs();
+        self.write(solver, new, open)
+    }
+
+    /// The save before a stop: the searches are stopped at their next proof first, so that
+    /// the file holds every proof found (and the open entries, for the next run).
+    fn save_last(&mut self, solver: &Solver) -> Result<Kept> {
+        let new = solver.seal_proofs();
+        self.write(solver, new, true)
+    }
+
+    fn write(&mut self, solver: &Solver, new: Vec<Proof>, open: bool) -> Result<Kept> {
+        for proof in new {
             self.all.insert(proof)?;
         }
         let failed =

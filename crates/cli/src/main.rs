@@ -56,6 +56,7 @@ enum Command {
 }
 
 fn main() {
+    panics_end_the_run();
     die_with_batch_runner();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -96,6 +97,30 @@ fn main() {
         errln!("zermelo: error: {err:#}");
         std::process::exit(1);
     }
+}
+
+/// A panic (a bug) anywhere, a worker thread of a parallel search included, ends the run at
+/// once with one line and exit status 101: other threads waiting on the one that panicked
+/// would otherwise keep the process alive. What was saved before stays (every file is written
+/// atomically); the proofs and checkpoints of the last interval are not written by a run that
+/// a bug has made suspect.
+fn panics_end_the_run() {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_string());
+        let at = info
+            .location()
+            .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+        errln!(
+            "zermelo: internal error: {}{at} (a bug: please report it with the command)",
+            message.replace('\n', " ")
+        );
+        std::process::exit(101);
+    }));
 }
 
 /// The most worker threads a command takes: far beyond any core count, and each thread has its

@@ -205,6 +205,44 @@ fn table_is_written_and_checksummed() {
 }
 
 #[test]
+fn a_panic_in_a_worker_ends_the_run_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let proofs = dir.path().join("p.proofs");
+    for extra in [vec![], vec!["--proofs", proofs.to_str().unwrap()]] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_zermelo"))
+            .args([
+                "hex",
+                "openings",
+                "--size",
+                "5",
+                "--threads",
+                "2",
+                "--no-plies",
+            ])
+            .args(&extra)
+            .env("ZERMELO_FAULT", "worker-panic")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A hang is what this guards against: give it a minute, then fail.
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                child.kill().unwrap();
+                panic!("{extra:?}: still running a minute after a worker panicked");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(101), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{extra:?}: {err}");
+        assert!(err.starts_with("zermelo: internal error: "), "{err}");
+    }
+}
+
+#[test]
 fn diagram_and_sgf_paths_need_not_be_utf8() {
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;

@@ -179,3 +179,44 @@ fn a_proof_is_used_for_its_own_position_only() {
         );
     }
 }
+
+/// A run stopped by a signal seals its proofs: every proof found before is given to it, and
+/// the searches stop at the next position they prove, so none is found that is not saved.
+#[test]
+fn sealed_proofs_stop_the_searches_at_their_next_proof() {
+    let solver = std::sync::Arc::new(keeping(
+        Rules::Normal,
+        ProofSet::new(6, Rules::Normal).unwrap(),
+    ));
+    let searching = std::sync::Arc::clone(&solver);
+    // Detached: a sealed search waits for the process to end.
+    let search =
+        std::thread::spawn(move || searching.solve(&Position::from_moves(6, "a1").unwrap(), true));
+    // Until some proofs are recorded (or the solve ends first, on a very fast machine).
+    let mut before = Vec::new();
+    while before.len() < 20 && !search.is_finished() {
+        before.extend(solver.take_new_proofs());
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    if search.is_finished() {
+        eprintln!("the solve ended before the seal: nothing to check");
+        return;
+    }
+    let sealed = solver.seal_proofs();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        solver.take_new_proofs().is_empty(),
+        "a proof found after the seal"
+    );
+    assert!(
+        !search.is_finished(),
+        "the sealed search went on to the end"
+    );
+    // Those taken before and those the seal gave are all there is.
+    let n = 6;
+    let mut set = ProofSet::new(n, Rules::Normal).unwrap();
+    for p in before.into_iter().chain(sealed) {
+        set.insert(p).unwrap();
+    }
+    assert!(set.len() >= 20);
+}

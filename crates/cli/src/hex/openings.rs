@@ -85,6 +85,10 @@ struct Table {
     kept: Option<Kept>,
 }
 
+/// The environment variable that makes a worker thread panic (`worker-panic`), so that the
+/// tests can check that a bug in a worker ends the run with one line rather than a hang.
+const FAULT_ENV: &str = "ZERMELO_FAULT";
+
 /// Runs `hex openings`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.plies && args.size.1 > MAX_LENGTH_SIZE {
@@ -119,7 +123,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "openings",
                 args.json,
             );
+            // A fault for the tests: a panic in a worker thread must end the run, not hang it.
+            let fault = std::env::var_os(FAULT_ENV).is_some_and(|v| v == "worker-panic");
             let openings = solver.openings(n, |o| {
+                assert!(
+                    !fault,
+                    "{FAULT_ENV}=worker-panic: a worker panics on purpose"
+                );
                 progress.advance(
                     1,
                     &format!(

@@ -68,7 +68,7 @@ pub fn keeping<T: Send>(
         };
         return proofs::keeping(solver, Some(file), &interrupted, stopped, work);
     }
-    proofs::keeping(solver, None, &interrupted, |_| {}, work)
+    Ok((work()?, None))
 }
 
 /// The proofs subcommands.

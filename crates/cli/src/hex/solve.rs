@@ -206,9 +206,15 @@ fn with_progress<T: Send>(
                 std::thread::sleep(Duration::from_millis(100));
             }
         });
-        let result = work();
-        done.store(true, Ordering::Relaxed);
-        result
+        // The reporter stops even if the work panics, or the scope would wait for it for ever.
+        struct Stop<'a>(&'a AtomicBool);
+        impl Drop for Stop<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
+        let _stop = Stop(&done);
+        work()
     });
     // A failed solve says so in its error line alone.
     if result.is_ok() {

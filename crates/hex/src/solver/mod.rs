@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use crate::tt::TranspositionTable;
 use crate::{Cell, HexError, Player, Position};
 pub use proofs::{Proof, ProofSet, RECORD_BYTES as PROOF_RECORD_BYTES};
-use search::{Analysis, Node, ProofLog, Search};
+use search::{Analysis, Found, Node, ProofLog, Search};
 pub use snapshot::{SnapshotCounts, SNAPSHOT_ENTRY_BYTES};
 
 /// Which game is played: normal Hex (connecting wins) or misère Hex (connecting loses).
@@ -157,7 +157,7 @@ impl Solver {
         }
         self.proofs = Some(ProofLog {
             known,
-            found: Mutex::new(Vec::new()),
+            found: Mutex::new(Found::default()),
         });
         Ok(self)
     }
@@ -174,7 +174,20 @@ impl Solver {
     #[must_use]
     pub fn take_new_proofs(&self) -> Vec<Proof> {
         self.proofs.as_ref().map_or_else(Vec::new, |p| {
-            std::mem::take(&mut *p.found.lock().expect("no search panics holding it"))
+            std::mem::take(&mut p.found.lock().expect("no search panics holding it").proofs)
+        })
+    }
+
+    /// Like [`Solver::take_new_proofs`], and every search stops at the next position it proves
+    /// from then on: its thread waits there for the process to end. For a run about to end on
+    /// a signal, which saves what this returns: no proof is found that is not saved, and none
+    /// is lost between the last save and the end. The solver is of no further use after it.
+    #[must_use]
+    pub fn seal_proofs(&self) -> Vec<Proof> {
+        self.proofs.as_ref().map_or_else(Vec::new, |p| {
+            let mut found = p.found.lock().expect("no search panics holding it");
+            found.sealed = true;
+            std::mem::take(&mut found.proofs)
         })
     }
 

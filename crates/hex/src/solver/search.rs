@@ -87,7 +87,15 @@ pub(crate) struct ProofLog {
     /// Read-only during the searches.
     pub known: ProofSet,
     /// Proven by this solver and not yet taken by [`super::Solver::take_new_proofs`].
-    pub found: Mutex<Vec<Proof>>,
+    pub found: Mutex<Found>,
+}
+
+/// The proofs found and not yet taken, and whether the log is sealed
+/// ([`super::Solver::seal_proofs`]): a search that proves a position after that stops there.
+#[derive(Default)]
+pub(crate) struct Found {
+    pub proofs: Vec<Proof>,
+    pub sealed: bool,
 }
 
 /// How many nodes a search counts before it adds them to the running count: often enough for a
@@ -820,10 +828,16 @@ impl<'a> Search<'a> {
                 black_to_move: node.black_to_move,
                 winning_move: best.map(|m| if rotated { last - m } else { m }),
             };
-            log.found
-                .lock()
-                .expect("no search panics holding it")
-                .push(proof);
+            let mut found = log.found.lock().expect("no search panics holding it");
+            if found.sealed {
+                // The run is saving its last proofs before it ends: this one could not be
+                // saved, so the search stops here, holding it, until the process ends.
+                drop(found);
+                loop {
+                    std::thread::park();
+                }
+            }
+            found.proofs.push(proof);
         }
     }
 
