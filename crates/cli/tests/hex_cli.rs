@@ -251,7 +251,7 @@ fn diagram_and_sgf_paths_need_not_be_utf8() {
     let path = dir.path().join(name);
     std::fs::write(&path, "   a b\n 1 B .\n  2 . .\n").unwrap();
     let sgf = dir.path().join(OsStr::from_bytes(b"game\xfe.sgf"));
-    std::fs::write(&sgf, "(;FF[4]GM[11]SZ[2];B[aa])").unwrap();
+    std::fs::write(&sgf, "(;FF[4]GM[11]SZ[2];B[a1])").unwrap();
     for (option, file) in [("--diagram", &path), ("--sgf", &sgf)] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_zermelo"))
             .args(["hex", "solve", "--json", option])
