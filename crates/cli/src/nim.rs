@@ -12,6 +12,13 @@ use zermelo_grundy::sum::{self, Component};
 /// Components: `7` (a Nim heap), `0.77:10` (a heap of 10 in the octal game 0.77),
 /// `S(1,3,4):12` and `allbut(2):9` (subtraction games), `wythoff(3,5)`, `knight(2,5)`,
 /// `rook(3,4)` (a piece on a cell).
+///
+/// Nim in disguise, each in its own notation, its winning moves said in its own terms:
+/// `hackenbush:0-1,1-2,2-0` (a Green Hackenbush drawing, vertex 0 the ground),
+/// `staircase:3,0,2` (coins on steps 1, 2, …; step 0 is the floor), `nimble:1,4,7` (the
+/// squares of the coins, 0 the leftmost), `coins:.o..oo.o` (a strip, `o` a coin, no jumping),
+/// `turtles:THHTHT` (heads and tails at places 1, 2, …), `northcott:8:1-6,3-4` (rows, then the
+/// white and black rows of each column), `queen:3,5` (a queen moving towards the corner 0,0).
 #[derive(ClapArgs)]
 pub struct Args {
     /// The components of the position.

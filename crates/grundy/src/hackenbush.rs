@@ -146,8 +146,8 @@ impl Drawing {
     }
 
     /// A drawing from the text of a file: edge tokens separated by spaces, commas or new lines,
-    /// `#` starting a comment; or, if the text starts with `graph`, `digraph` or `strict`, a
-    /// Graphviz DOT graph (see [`Drawing::from_dot`]).
+    /// `#` starting a comment; or, if the text starts (after comments) with `graph`, `digraph`
+    /// or `strict`, a Graphviz DOT graph (see [`Drawing::from_dot`]).
     ///
     /// ```
     /// use zermelo_grundy::hackenbush::Drawing;
@@ -155,7 +155,7 @@ impl Drawing {
     /// assert_eq!(d.edge_count(), 3);
     /// ```
     pub fn from_text(text: &str) -> Result<Drawing, GrundyError> {
-        let head = text.trim_start().to_ascii_lowercase();
+        let head = strip_dot_comments(text).trim_start().to_ascii_lowercase();
         if ["graph", "digraph", "strict"]
             .iter()
             .any(|w| head.starts_with(w))
@@ -250,6 +250,12 @@ impl Drawing {
     #[must_use]
     pub fn dense_edges(&self) -> &[[u32; 2]] {
         &self.edges
+    }
+
+    /// The vertex number given for dense vertex `v` (0 for the ground).
+    #[must_use]
+    pub fn vertex_number(&self, v: usize) -> u64 {
+        self.labels[v]
     }
 
     /// How many distinct vertices the drawing has, the ground included.
@@ -760,5 +766,43 @@ fn reduce_cut_edges(
         for &v in vertices {
             local[v as usize] = NONE;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vertex_numbers_are_renumbered_densely() {
+        let d = Drawing::parse(["0-4000000000", "4000000000-17", "17-17"]).unwrap();
+        assert_eq!(d.vertex_count(), 3);
+        assert_eq!(d.dense_edges(), &[[0, 1], [1, 2], [2, 2]]);
+        assert_eq!(d.edge_name(1), "4000000000-17");
+        assert_eq!(d.vertex_number(1), 4_000_000_000);
+    }
+
+    #[test]
+    fn dot_files_with_comments_chains_and_attributes() {
+        let text = "# made by hand\n/* a door */ strict graph door {\n  rankdir=BT\n  \
+                    node [shape=point] // dots\n  \"0\" -> 1 -> 2 [color=\"green\"];\n  2 -- 0\n}\n";
+        let d = Drawing::from_text(text).unwrap();
+        assert_eq!(d.edge_count(), 3);
+        assert_eq!(d.value(), 1);
+        for bad in [
+            "graph { 0 -- 1 ",
+            "graph { 0 -- }",
+            "graph { 0 -- 1 ] }",
+            "0 -- 1",
+        ] {
+            assert!(Drawing::from_dot(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn token_files_take_commas_and_comments() {
+        let d = Drawing::from_text("0-1,1-2 # stalk\n\n2-2\n").unwrap();
+        assert_eq!(d.edge_count(), 3);
+        assert!(Drawing::from_text("0-1 2").is_err());
     }
 }
