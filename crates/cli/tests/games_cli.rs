@@ -272,3 +272,34 @@ fn notes_nim_3_5_7_plus_subtraction_2_3_heap_4() {
     assert!(m.contains(&"S(2,3):2 (take 2)".to_string()), "{m:?}");
     assert_eq!(m, ["0", "4", "S(2,3):2 (take 2)"]);
 }
+
+#[test]
+fn the_user_guide_examples_are_what_zermelo_prints() {
+    let page = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/src/impartial-games.md"
+    );
+    let text = std::fs::read_to_string(page).unwrap();
+    let mut checked = 0;
+    for block in text.split("```console\n").skip(1) {
+        let block = &block[..block.find("```").expect("the block is closed")];
+        let mut lines = block.lines();
+        let command = lines.next().unwrap().strip_prefix("$ zermelo ").unwrap();
+        let expected: Vec<&str> = lines.collect();
+        if expected.is_empty() {
+            continue;
+        }
+        // The examples quote with single quotes only, around whole words.
+        let args: Vec<String> = command
+            .split_whitespace()
+            .map(|w| w.trim_matches('\'').to_string())
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = zermelo(&args);
+        assert!(out.status.success(), "{command}");
+        let printed = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(printed.lines().collect::<Vec<_>>(), expected, "{command}");
+        checked += 1;
+    }
+    assert_eq!(checked, 8);
+}

@@ -27,6 +27,7 @@
 //! 2-edge cut with another edge of its part makes that part be reduced again (see
 //! [`Analysis`]).
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 use crate::GrundyError;
@@ -273,14 +274,14 @@ impl Drawing {
     /// The value, the fallen edges and the value after erasing each edge, within the default
     /// work budget.
     #[must_use]
-    pub fn analyse(&self) -> Analysis {
+    pub fn analyse(&self) -> Analysis<'_> {
         self.analyse_with_budget(DEFAULT_MOVE_BUDGET)
     }
 
     /// [`Drawing::analyse`] with a chosen work budget for the erasures (see
     /// [`DEFAULT_MOVE_BUDGET`]); beyond it, [`Analysis::erasures_known`] is false.
     #[must_use]
-    pub fn analyse_with_budget(&self, budget: u64) -> Analysis {
+    pub fn analyse_with_budget(&self, budget: u64) -> Analysis<'_> {
         Analysis::new(self, budget)
     }
 }
@@ -335,6 +336,7 @@ const NONE: u32 = u32::MAX;
 ///
 /// Removing the bridges cuts the search tree into subtrees, one per 2-edge-connected part; the
 /// *head* of a part is its first vertex in preorder (the root, or the upper end of a bridge).
+#[derive(Debug, Clone)]
 struct Reduction {
     /// Vertices reached, in preorder (the root first).
     order: Vec<u32>,
@@ -490,7 +492,8 @@ struct Erasure {
 /// Erasing an edge changes the value of one part only; the value of the drawing then follows
 /// along the bridges below it. Rather than follow them for each edge, [`Analysis::erasing_to`]
 /// first works out, from the ground up, which value each part would need for the drawing to be
-/// worth the target, and compares.
+/// worth the target, and compares. The erasures are worked out at the first question that needs
+/// them.
 ///
 /// ```
 /// use zermelo_grundy::hackenbush::Drawing;
@@ -502,33 +505,29 @@ struct Erasure {
 /// assert_eq!(a.winning_moves(), Some(vec![0]));
 /// ```
 #[derive(Debug, Clone)]
-pub struct Analysis {
-    value: u64,
+pub struct Analysis<'a> {
+    edges: &'a [[u32; 2]],
+    reduction: Reduction,
     fallen: Vec<usize>,
-    /// Dense data from the reduction, for the targets: each vertex in preorder, its parent and
-    /// whether it heads a part above a bridge; each head's value.
-    order: Vec<u32>,
-    parent: Vec<u32>,
-    upper_head: Vec<bool>,
-    head: Vec<u32>,
-    acc: Vec<u64>,
-    /// For each edge still standing, what erasing it changes (None for fallen edges); None as a
-    /// whole when the work budget did not allow it.
-    erasures: Option<Vec<Option<Erasure>>>,
-    /// The work the erasures needed (or would have needed).
+    /// Whether erasing each edge needs its part reduced again (it may form a 2-edge cut).
+    needs_reduction: Vec<bool>,
+    /// The work those reductions take, and the most allowed.
     work: u64,
+    budget: u64,
+    /// For each edge still standing, what erasing it changes (None for fallen edges); None as a
+    /// whole when the work budget does not allow it.
+    erasures: OnceCell<Option<Vec<Option<Erasure>>>>,
 }
 
-impl Analysis {
-    fn new(drawing: &Drawing, budget: u64) -> Analysis {
+impl<'a> Analysis<'a> {
+    fn new(drawing: &'a Drawing, budget: u64) -> Analysis<'a> {
         let n = drawing.labels.len();
-        let edges = &drawing.edges;
+        let edges = &drawing.edges[..];
         let r = Reduction::new(n, edges, &[], 0, None);
         let reached = |v: u32| r.head[v as usize] != NONE;
         let fallen: Vec<usize> = (0..edges.len())
             .filter(|&e| !reached(edges[e][0]))
             .collect();
-        let upper_head: Vec<bool> = (0..n).map(|v| r.is_upper_head(v)).collect();
 
         // Which non-bridge edges may form a 2-edge cut with another edge: those sharing a
         // cycle-space label. If {e, f} is a cut, every cycle holds both or neither, so their
@@ -542,10 +541,11 @@ impl Analysis {
                 *counts.entry(l).or_insert(0) += 1;
             }
         }
-        let needs_reduction =
-            |e: usize| reached(edges[e][0]) && !r.bridge[e] && counts[&labels[e]] > 1;
+        let needs_reduction: Vec<bool> = (0..edges.len())
+            .map(|e| reached(edges[e][0]) && !r.bridge[e] && counts[&labels[e]] > 1)
+            .collect();
 
-        // Each part's vertices and edges, for the parts where an edge needs a reduction.
+        // Each reduction visits its part's vertices and edges.
         let mut part_size = vec![0u64; n];
         for &v in &r.order {
             part_size[r.head[v as usize] as usize] += 1;
@@ -556,56 +556,62 @@ impl Analysis {
             }
         }
         let work: u64 = (0..edges.len())
-            .filter(|&e| needs_reduction(e))
+            .filter(|&e| needs_reduction[e])
             .map(|e| part_size[r.head[edges[e][0] as usize] as usize])
             .sum();
-
-        let erasures = (work <= budget).then(|| {
-            let mut out: Vec<Option<Erasure>> = vec![None; edges.len()];
-            for (e, &[u, v]) in edges.iter().enumerate() {
-                if !reached(u) {
-                    continue;
-                }
-                if r.bridge[e] {
-                    // The upper end heads the part the bridge carries; erasing it drops them.
-                    let (lower, upper) = if r.parent_edge[v as usize] == e as u32 {
-                        (u, v)
-                    } else {
-                        (v, u)
-                    };
-                    let head = r.head[lower as usize];
-                    out[e] = Some(Erasure {
-                        head,
-                        new_value: r.acc[head as usize] ^ (r.acc[upper as usize] + 1),
-                    });
-                } else if !needs_reduction(e) {
-                    let head = r.head[u as usize];
-                    out[e] = Some(Erasure {
-                        head,
-                        new_value: r.acc[head as usize] ^ 1,
-                    });
-                }
-            }
-            reduce_cut_edges(&r, edges, &needs_reduction, &mut out);
-            out
-        });
         Analysis {
-            value: r.value(),
+            edges,
+            reduction: r,
             fallen,
-            order: r.order,
-            parent: r.parent,
-            upper_head,
-            head: r.head,
-            acc: r.acc,
-            erasures,
+            needs_reduction,
             work,
+            budget,
+            erasures: OnceCell::new(),
         }
+    }
+
+    /// What erasing each edge changes, if within the budget.
+    fn erasures(&self) -> Option<&[Option<Erasure>]> {
+        self.erasures
+            .get_or_init(|| {
+                let r = &self.reduction;
+                (self.work <= self.budget).then(|| {
+                    let mut out: Vec<Option<Erasure>> = vec![None; self.edges.len()];
+                    for (e, &[u, v]) in self.edges.iter().enumerate() {
+                        if r.head[u as usize] == NONE {
+                            continue;
+                        }
+                        if r.bridge[e] {
+                            // The upper end heads the part the bridge carries, which falls.
+                            let (lower, upper) = if r.parent_edge[v as usize] == e as u32 {
+                                (u, v)
+                            } else {
+                                (v, u)
+                            };
+                            let head = r.head[lower as usize];
+                            out[e] = Some(Erasure {
+                                head,
+                                new_value: r.acc[head as usize] ^ (r.acc[upper as usize] + 1),
+                            });
+                        } else if !self.needs_reduction[e] {
+                            let head = r.head[u as usize];
+                            out[e] = Some(Erasure {
+                                head,
+                                new_value: r.acc[head as usize] ^ 1,
+                            });
+                        }
+                    }
+                    reduce_cut_edges(r, self.edges, &self.needs_reduction, &mut out);
+                    out
+                })
+            })
+            .as_deref()
     }
 
     /// The nim-value of the drawing.
     #[must_use]
     pub fn value(&self) -> u64 {
-        self.value
+        self.reduction.value()
     }
 
     /// The edges no path joins to the ground: they fall at once, before any move.
@@ -614,10 +620,10 @@ impl Analysis {
         &self.fallen
     }
 
-    /// Whether the values after each erasure were computed (the work budget allowed it).
+    /// Whether the values after each erasure can be computed within the work budget.
     #[must_use]
     pub fn erasures_known(&self) -> bool {
-        self.erasures.is_some()
+        self.work <= self.budget
     }
 
     /// The work (vertices and edges visited) the erasures need beyond one search.
@@ -627,23 +633,28 @@ impl Analysis {
     }
 
     /// The edges whose erasure leaves a drawing of value `target` (ascending), or None if the
-    /// erasures were beyond the work budget.
+    /// erasures are beyond the work budget.
     #[must_use]
     pub fn erasing_to(&self, target: u64) -> Option<Vec<usize>> {
-        let erasures = self.erasures.as_ref()?;
+        if target == self.value() {
+            // A position's value is the least value none of its options has.
+            return Some(Vec::new());
+        }
+        let erasures = self.erasures()?;
+        let r = &self.reduction;
         // The value each part must take, the rest unchanged, for the drawing to be worth the
         // target: from the ground up, a part above a bridge must make the part below it right.
-        let mut need: Vec<Option<u64>> = vec![None; self.acc.len()];
-        need[self.order[0] as usize] = Some(target);
-        for &v in &self.order[1..] {
+        let mut need: Vec<Option<u64>> = vec![None; r.acc.len()];
+        need[r.order[0] as usize] = Some(target);
+        for &v in &r.order[1..] {
             let v = v as usize;
-            if !self.upper_head[v] {
+            if !r.is_upper_head(v) {
                 continue;
             }
-            let below = self.head[self.parent[v] as usize] as usize;
+            let below = r.head[r.parent[v] as usize] as usize;
             need[v] = need[below].and_then(|t| {
                 // The stalk this part stands for must become this long (0: no stalk at all).
-                let stalk = self.acc[below] ^ t ^ (self.acc[v] + 1);
+                let stalk = r.acc[below] ^ t ^ (r.acc[v] + 1);
                 stalk.checked_sub(1)
             });
         }
@@ -705,14 +716,14 @@ fn cycle_labels(r: &Reduction, edges: &[[u32; 2]]) -> Vec<u64> {
 fn reduce_cut_edges(
     r: &Reduction,
     edges: &[[u32; 2]],
-    needs_reduction: &dyn Fn(usize) -> bool,
+    needs_reduction: &[bool],
     out: &mut [Option<Erasure>],
 ) {
     let n = r.head.len();
     // Group the edges to reduce by part.
     let mut by_part: HashMap<u32, Vec<usize>> = HashMap::new();
     for (e, &[u, _]) in edges.iter().enumerate() {
-        if needs_reduction(e) {
+        if needs_reduction[e] {
             by_part.entry(r.head[u as usize]).or_default().push(e);
         }
     }

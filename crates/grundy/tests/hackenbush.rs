@@ -242,7 +242,8 @@ fn the_notes_house_has_value_1() {
     let roof = [(3, 4), (3, 5), (5, 6), (6, 4)];
     let house: Vec<(usize, usize)> = walls.iter().chain(&roof).chain(&DOOR).copied().collect();
     check(&house);
-    let a = drawing(&house).analyse();
+    let d = drawing(&house);
+    let a = d.analyse();
     assert_eq!(a.value(), 1);
     // An N-position; erasing the lintel wins (two posts, 1 + 1 = 0, beside a fused 0).
     assert!(a.winning_moves().unwrap().contains(&7));
