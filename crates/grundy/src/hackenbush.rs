@@ -139,10 +139,16 @@ impl Drawing {
     /// }
     /// ```
     pub fn parse<'a>(tokens: impl IntoIterator<Item = &'a str>) -> Result<Drawing, GrundyError> {
-        let edges: Vec<(u64, u64)> = tokens
-            .into_iter()
-            .map(parse_edge)
-            .collect::<Result<_, _>>()?;
+        let mut edges: Vec<(u64, u64)> = Vec::new();
+        for token in tokens {
+            // Refused as soon as the count passes the limit, not after holding every edge.
+            if edges.len() == MAX_EDGES {
+                return Err(GrundyError::BadDrawing(format!(
+                    "more than the {MAX_EDGES} edges a drawing may have"
+                )));
+            }
+            edges.push(parse_edge(token)?);
+        }
         Drawing::new(&edges)
     }
 
@@ -218,6 +224,11 @@ impl Drawing {
                     ))
                 })?;
                 if let Some(u) = previous {
+                    if edges.len() == MAX_EDGES {
+                        return Err(bad(format!(
+                            "more than the {MAX_EDGES} edges a drawing may have"
+                        )));
+                    }
                     edges.push((u, v));
                 }
                 previous = Some(v);
@@ -808,6 +819,12 @@ mod tests {
         ] {
             assert!(Drawing::from_dot(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn too_many_edges_are_refused() {
+        let err = Drawing::parse(std::iter::repeat_n("0-1", MAX_EDGES + 1)).unwrap_err();
+        assert!(err.to_string().contains("more than the"), "{err}");
     }
 
     #[test]
