@@ -312,6 +312,7 @@ impl Component {
             Component::Coins(g) => said(g.moves_to(t)),
             Component::Turtles(g) => said(g.moves_to(t)),
             Component::Northcott(g) => said(g.moves_to(t)),
+            // The other components list their options ([`Options::Listed`]).
             _ => Vec::new(),
         })
     }
@@ -378,6 +379,8 @@ impl Component {
                     .collect();
                 (table.value(*x, *y), options)
             }
+            // The games in disguise are asked for their moves by value instead
+            // ([`Options::ByValue`]); listing every option of a staircase could take millions.
             other => {
                 let (value, _) = other.solve()?;
                 (value, Vec::new())
