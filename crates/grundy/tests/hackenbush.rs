@@ -206,6 +206,57 @@ fn random_larger_drawings() {
 }
 
 #[test]
+fn random_rings_of_pieces() {
+    // Rings, through the ground or hanging on a stalk, whose vertices carry loops, stalks,
+    // triangles and doubled ring edges: the classes of 2-edge cuts the erasures fold.
+    let mut state = 0x0DDC_0FFE_E0DD_F00Du64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    for _ in 0..150 {
+        let mut edges = Vec::new();
+        let hanging = next(3) == 0;
+        let base = if hanging {
+            edges.push((0, 1));
+            1
+        } else {
+            0
+        };
+        let len = 3 + next(6) as usize;
+        let ring: Vec<usize> = std::iter::once(base).chain(2..len + 1).collect();
+        let mut fresh = len + 1;
+        for i in 0..ring.len() {
+            let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+            edges.push((a, b));
+            if next(6) == 0 {
+                edges.push((b, a));
+            }
+        }
+        for &v in &ring {
+            if edges.len() > 12 {
+                break;
+            }
+            match next(5) {
+                0 => edges.push((v, v)),
+                1 => {
+                    edges.push((v, fresh));
+                    fresh += 1;
+                }
+                2 => {
+                    edges.extend([(v, fresh), (fresh, fresh + 1), (fresh + 1, v)]);
+                    fresh += 2;
+                }
+                _ => {}
+            }
+        }
+        check(&edges);
+    }
+}
+
+#[test]
 fn the_notes_canes_are_nim_heaps_2_5_3_6() {
     // "várias canas ... equivalente a pilhas de 2, 5, 3 e 6 feijões"
     let mut edges = Vec::new();
