@@ -213,6 +213,8 @@ fn nim_disguise_bad_positions_are_one_line() {
         "nimble:-1",
         "coins:o.x",
         "turtles:HTQ",
+        "plainim:o.x",
+        "plainim:oooooooooooooooooooooooooooooooooooooooooooooooooooooooooooooooo",
         "northcott:8:6-1",
         "northcott:8:1-9",
         "northcott:1-2",
@@ -301,5 +303,5 @@ fn the_user_guide_examples_are_what_zermelo_prints() {
         assert_eq!(printed.lines().collect::<Vec<_>>(), expected, "{command}");
         checked += 1;
     }
-    assert_eq!(checked, 8);
+    assert_eq!(checked, 9);
 }

@@ -8,6 +8,7 @@
 //! | [`Coins`] | `coins:..o.oo...o` (the strip, `o` a coin) | every other gap, from the right |
 //! | [`Turtles`] | `turtles:THHTHT` (heads and tails) | the places of the heads, from 1 |
 //! | [`Northcott`] | `northcott:8:1-6,3-4` (rows, then white-black per column) | the gaps |
+//! | [`Plainim`] | `plainim:.o.o,oo..` (the rows, `o` a piece) | each row read in binary |
 //!
 //! The queen moving towards a corner is Wythoff's game (see [`crate::piece`]). Each game's value
 //! here is its Sprague–Grundy value, except Northcott's, which is a game of two players (each
@@ -549,6 +550,116 @@ impl Northcott {
                     after,
                 });
             }
+        }
+        moves
+    }
+}
+
+/// The most squares a Plainim row may have: a row is read as a binary number.
+pub const MAX_ROW: usize = 63;
+
+/// Plainim: pieces on the squares of a board, at most one a square; a move takes one piece
+/// away and may put pieces on or take them off any squares to its right in the same row. Read
+/// with a piece as 1 and an empty square as 0, each row is a number in binary, and a move makes
+/// one row's number any smaller number: each row is a Nim heap of its number.
+///
+/// Written `plainim:` then the rows, separated by commas, each from its left end: `o` a piece,
+/// `.` an empty square; columns are numbered from 1 at the left.
+///
+/// ```
+/// use zermelo_grundy::disguise::Plainim;
+/// let p: Plainim = "o.o.,.oo.".parse().unwrap();
+/// assert_eq!(p.value(), 0b1010 ^ 0b0110);
+/// assert_eq!(p.moves_to(0)[0].action, "row 1: take the piece in column 1, leaving .oo.");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Plainim {
+    /// Whether each square of each row holds a piece, rows from the top, squares from the left.
+    pub rows: Vec<Vec<bool>>,
+}
+
+impl std::str::FromStr for Plainim {
+    type Err = GrundyError;
+
+    fn from_str(text: &str) -> Result<Self, GrundyError> {
+        let rows: Vec<Vec<bool>> = text
+            .split(',')
+            .map(|row| {
+                if row.len() > MAX_ROW {
+                    return Err(bad(
+                        "plainim",
+                        text,
+                        &format!("a row has more than {MAX_ROW} squares"),
+                    ));
+                }
+                row.chars()
+                    .map(|c| match c {
+                        'o' | 'O' => Ok(true),
+                        '.' | '_' => Ok(false),
+                        _ => Err(bad(
+                            "plainim",
+                            text,
+                            &format!("{c:?} is neither a piece 'o' nor an empty square '.'"),
+                        )),
+                    })
+                    .collect()
+            })
+            .collect::<Result<_, _>>()?;
+        if rows.len() > MAX_PARTS {
+            return Err(bad("plainim", text, &format!("more than {MAX_PARTS} rows")));
+        }
+        Ok(Plainim { rows })
+    }
+}
+
+impl fmt::Display for Plainim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rows: Vec<String> = self.rows.iter().map(|r| row_text(r)).collect();
+        write!(f, "plainim:{}", rows.join(","))
+    }
+}
+
+fn row_text(row: &[bool]) -> String {
+    row.iter().map(|&p| if p { 'o' } else { '.' }).collect()
+}
+
+/// A row read in binary, its left end the highest digit.
+fn row_number(row: &[bool]) -> u64 {
+    row.iter().fold(0, |x, &p| x << 1 | u64::from(p))
+}
+
+impl Plainim {
+    /// The value: the nim-sum of the rows read in binary.
+    #[must_use]
+    pub fn value(&self) -> u64 {
+        self.rows.iter().fold(0, |x, r| x ^ row_number(r))
+    }
+
+    /// Every move that leaves a position of value `target`.
+    #[must_use]
+    pub fn moves_to(&self, target: u64) -> Vec<Move<Plainim>> {
+        let v = self.value();
+        let mut moves = Vec::new();
+        for (i, row) in self.rows.iter().enumerate() {
+            let x = row_number(row);
+            let y = x ^ v ^ target;
+            if y >= x {
+                continue;
+            }
+            let width = row.len();
+            // The piece taken is on the highest digit where x has 1 and y has 0.
+            let digit = 63 - (x ^ y).leading_zeros() as usize;
+            let column = width - digit;
+            let mut after = self.clone();
+            after.rows[i] = (0..width).map(|c| y >> (width - 1 - c) & 1 == 1).collect();
+            moves.push(Move {
+                action: format!(
+                    "row {}: take the piece in column {column}, leaving {}",
+                    i + 1,
+                    row_text(&after.rows[i])
+                ),
+                after,
+            });
         }
         moves
     }

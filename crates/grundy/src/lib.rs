@@ -13,7 +13,7 @@
 //! - [`misere`]: misère play of positions of octal heaps, by search.
 //! - [`hackenbush`]: Green Hackenbush drawings, by the fusion and colon principles.
 //! - [`disguise`]: Nim in disguise: Staircase Nim, Nimble, the coin strip, Turning Turtles,
-//!   Northcott's game.
+//!   Northcott's game, Plainim.
 //!
 //! Values are `u16`; a value that would not fit is an error, never a wrap.
 //!

@@ -5,13 +5,14 @@
 //! `S(1,3,4):12` or `allbut(2):9` (subtraction games), `wythoff(3,5)`, `knight(2,5)`,
 //! `rook(3,4)` (a piece at a cell), and the games of Nim in disguise in their own notation:
 //! `hackenbush:0-1,1-2,2-0` (a Green Hackenbush drawing), `staircase:3,0,2`, `nimble:1,4,7`,
-//! `coins:.o..oo.o`, `turtles:THHTHT`, `northcott:8:1-6,3-4` (see [`crate::disguise`]) and
+//! `coins:.o..oo.o`, `turtles:THHTHT`, `northcott:8:1-6,3-4`, `plainim:.o.o,oo..` (see
+//! [`crate::disguise`]) and
 //! `queen:3,5` (Wythoff's queen). Their winning moves are said in the game's own terms.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::disguise::{Coins, Nimble, Northcott, Staircase, Turtles};
+use crate::disguise::{Coins, Nimble, Northcott, Plainim, Staircase, Turtles};
 use crate::hackenbush::Drawing;
 use crate::misere::MisereSearch;
 use crate::multiheap::{moore_misere_p, moore_p};
@@ -72,6 +73,8 @@ pub enum Component {
     Turtles(Turtles),
     /// Northcott's game: `northcott:8:1-6,3-4`.
     Northcott(Northcott),
+    /// Plainim: `plainim:.o.o,oo..`, the rows of the board.
+    Plainim(Plainim),
     /// Wythoff's queen moving north, west or north-west towards (0, 0): `queen:3,5`.
     Queen {
         /// Column.
@@ -82,13 +85,14 @@ pub enum Component {
 }
 
 /// The names of the games written `name:position`.
-const DISGUISES: [&str; 7] = [
+const DISGUISES: [&str; 8] = [
     "hackenbush",
     "staircase",
     "nimble",
     "coins",
     "turtles",
     "northcott",
+    "plainim",
     "queen",
 ];
 
@@ -206,6 +210,7 @@ fn parse_disguise(name: &str, position: &str) -> Result<Component, GrundyError> 
         "coins" => Component::Coins(position.parse()?),
         "turtles" => Component::Turtles(position.parse()?),
         "northcott" => Component::Northcott(position.parse()?),
+        "plainim" => Component::Plainim(position.parse()?),
         _ => {
             let (x, y) = position.split_once(',').ok_or_else(|| {
                 GrundyError::BadPosition(format!("queen:{position}: expected a cell x,y"))
@@ -234,6 +239,7 @@ impl fmt::Display for Component {
             Component::Coins(g) => write!(f, "{g}"),
             Component::Turtles(g) => write!(f, "{g}"),
             Component::Northcott(g) => write!(f, "{g}"),
+            Component::Plainim(g) => write!(f, "{g}"),
             Component::Queen { x, y } => write!(f, "queen:{x},{y}"),
         }
     }
@@ -273,6 +279,7 @@ impl Component {
             Component::Coins(g) => g.value(),
             Component::Turtles(g) => g.value(),
             Component::Northcott(g) => g.value(),
+            Component::Plainim(g) => g.value(),
             _ => {
                 let (value, options) = self.options()?;
                 return Ok((value, Options::Listed(options)));
@@ -312,6 +319,7 @@ impl Component {
             Component::Coins(g) => said(g.moves_to(t)),
             Component::Turtles(g) => said(g.moves_to(t)),
             Component::Northcott(g) => said(g.moves_to(t)),
+            Component::Plainim(g) => said(g.moves_to(t)),
             // The other components list their options ([`Options::Listed`]).
             _ => Vec::new(),
         })

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
-use zermelo_grundy::disguise::{Coins, Move, Nimble, Northcott, Staircase, Turtles};
+use zermelo_grundy::disguise::{Coins, Move, Nimble, Northcott, Plainim, Staircase, Turtles};
 use zermelo_grundy::sum::{analyse, Component};
 
 /// Memoised Sprague–Grundy values of a game given by its options.
@@ -221,6 +221,51 @@ fn turtles_the_notes_row_of_thirteen() {
     let mut brute = Brute::new(turtles_options);
     assert_eq!(t.value(), brute.value(&t));
     assert_ne!(t.value(), 0);
+}
+
+fn plainim_options(p: &Plainim) -> Vec<Plainim> {
+    let mut out = Vec::new();
+    for (i, row) in p.rows.iter().enumerate() {
+        for c in 0..row.len() {
+            if !row[c] {
+                continue;
+            }
+            // Take the piece at c; the squares to its right become any pattern.
+            let right = row.len() - c - 1;
+            for pattern in 0u32..1 << right {
+                let mut q = p.clone();
+                q.rows[i][c] = false;
+                for k in 0..right {
+                    q.rows[i][c + 1 + k] = pattern >> k & 1 == 1;
+                }
+                out.push(q);
+            }
+        }
+    }
+    out.sort_by_key(|q| format!("{q}"));
+    out.dedup();
+    out
+}
+
+#[test]
+fn plainim_every_board_up_to_three_rows_of_three() {
+    let mut brute = Brute::new(plainim_options);
+    for rows in 1..=3 {
+        for width in 0..=3 {
+            for bits in 0u32..1 << (rows * width) {
+                let p = Plainim {
+                    rows: (0..rows)
+                        .map(|r| {
+                            (0..width)
+                                .map(|c| bits >> (r * width + c) & 1 == 1)
+                                .collect()
+                        })
+                        .collect(),
+                };
+                brute.check(&p, p.value(), &|t| p.moves_to(t));
+            }
+        }
+    }
 }
 
 /// Northcott's game plus a Nim heap, solved by retrograde analysis of the game as played:
