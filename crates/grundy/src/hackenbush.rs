@@ -734,8 +734,9 @@ fn cycle_labels(r: &Reduction, edges: &[[u32; 2]]) -> Vec<u64> {
     labels
 }
 
-/// The erasures of the edges that may form a 2-edge cut: each such edge's part is reduced again
-/// without it, with everything standing on the part as stalks on its vertices.
+/// The erasures of the edges that may form a 2-edge cut: the part is reduced again without one
+/// such edge, with everything standing on the part as stalks on its vertices; the bridges that
+/// reduction finds are the rest of the edge's class, whose erasures the [`Ring`] gives.
 fn reduce_cut_edges(
     r: &Reduction,
     edges: &[[u32; 2]],

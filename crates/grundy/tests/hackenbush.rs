@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use zermelo_grundy::hackenbush::Drawing;
+use zermelo_grundy::sum::{analyse, Component};
 
 /// The brute-force solver of one drawing (at most 64 edges, vertices numbered below 64).
 struct Brute {
@@ -325,4 +326,49 @@ fn the_budget_only_withholds_the_moves() {
     assert_eq!(a.winning_moves(), None);
     assert_eq!(a.value(), d.analyse().value());
     assert!(d.analyse().erasures_known());
+}
+
+#[test]
+fn in_a_sum_with_a_heap_the_moves_erase_to_the_heap() {
+    // hackenbush:... + *h: the winning moves in the drawing are the erasures leaving value h.
+    let house = [
+        (0, 3),
+        (0, 4),
+        (3, 4),
+        (3, 5),
+        (5, 6),
+        (6, 4),
+        (0, 1),
+        (1, 2),
+        (2, 0),
+    ];
+    let shapes: [&Edges; 3] = [
+        &house,
+        &[(0, 1), (1, 2), (2, 0), (1, 3)],
+        &[(0, 1), (0, 1), (1, 1)],
+    ];
+    for edges in shapes {
+        let mut brute = Brute::new(edges);
+        let start = brute.grounded(brute.all());
+        let value = brute.value(start);
+        let text: Vec<String> = edges.iter().map(|(u, v)| format!("{u}-{v}")).collect();
+        let drawing: Component = format!("hackenbush:{}", text.join(",")).parse().unwrap();
+        for h in 0..=edges.len() as u64 + 1 {
+            let a = analyse(&[drawing.clone(), Component::Nim(h as usize)]).unwrap();
+            assert_eq!(a.value, Some((value ^ h) as u16));
+            let mut got: Vec<String> = a
+                .winning_moves
+                .iter()
+                .filter(|m| m.component == 0)
+                .map(|m| m.to.clone())
+                .collect();
+            let mut expected: Vec<String> = (0..edges.len())
+                .filter(|&i| value != h && brute.value(brute.erase(start, i)) == h)
+                .map(|i| format!("erase {}", text[i]))
+                .collect();
+            got.sort();
+            expected.sort();
+            assert_eq!(got, expected, "{text:?} + *{h}");
+        }
+    }
 }
