@@ -1,10 +1,11 @@
 //! Criterion benchmarks of zermelo-grundy: the sparse engine against the naive reference on the
-//! same games, the period search, and the retrograde and piece tables.
+//! same games, the period search, the retrograde and piece tables, and Green Hackenbush.
 
 // criterion_group! generates a public function without a doc comment.
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use zermelo_grundy::hackenbush::Drawing;
 use zermelo_grundy::multiheap::MultiHeapGame;
 use zermelo_grundy::period::{self, ProofRule};
 use zermelo_grundy::piece::PieceGame;
@@ -52,5 +53,33 @@ fn tables(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, engines, periods, tables);
+/// A random drawing of `edges` edges on `edges / 2` vertices, all standing: a random tree on
+/// the ground, then random edges (loops among them) closing cycles.
+fn random_drawing(edges: usize, seed: u64) -> Drawing {
+    let mut state = seed | 1;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let vertices = edges / 2;
+    let mut list: Vec<(u64, u64)> = (1..vertices).map(|v| (next(v) as u64, v as u64)).collect();
+    while list.len() < edges {
+        list.push((next(vertices) as u64, next(vertices) as u64));
+    }
+    Drawing::new(&list).unwrap()
+}
+
+fn hackenbush(c: &mut Criterion) {
+    let d = random_drawing(2000, 2026);
+    c.bench_function("hackenbush value, 2000 random edges", |b| {
+        b.iter(|| black_box(&d).value())
+    });
+    c.bench_function("hackenbush winning moves, 2000 random edges", |b| {
+        b.iter(|| black_box(&d).analyse().winning_moves())
+    });
+}
+
+criterion_group!(benches, engines, periods, tables, hackenbush);
 criterion_main!(benches);

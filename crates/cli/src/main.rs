@@ -10,6 +10,7 @@ mod output;
 mod batch;
 mod docs;
 mod grundy;
+mod hackenbush;
 mod hex;
 mod memory;
 mod nim;
@@ -46,6 +47,8 @@ enum Command {
     Grundy(grundy::Args),
     /// Analyse a sum of games: P or N, value, every winning move.
     Nim(nim::Args),
+    /// Green Hackenbush: the value of a drawing and every winning move.
+    Hackenbush(hackenbush::Args),
     /// Overnight batches: run a job file, resume it, shard it over a cluster, report on it.
     #[command(subcommand)]
     Batch(batch::Command),
@@ -81,6 +84,7 @@ fn main() {
         Command::Hex(cmd) => hex::run(cmd),
         Command::Grundy(args) => grundy::run(args),
         Command::Nim(args) => nim::run(args),
+        Command::Hackenbush(args) => hackenbush::run(args),
         Command::Batch(cmd) => batch::run(cmd),
         Command::Completions(args) => docs::completions(args, Cli::command()),
         Command::Man(args) => docs::man(args, Cli::command()),

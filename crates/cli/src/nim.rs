@@ -15,6 +15,14 @@ use zermelo_grundy::GrundyError;
 /// `rook(3,4)` (a piece on a cell; the third number, the side of the board, matters for the
 /// knight, which may move away from the corner: without it the board is the smallest that
 /// holds the cell, and the output names it).
+///
+/// Nim in disguise, each in its own notation, its winning moves said in its own terms:
+/// `hackenbush:0-1,1-2,2-0` (a Green Hackenbush drawing, vertex 0 the ground),
+/// `staircase:3,0,2` (coins on steps 1, 2, …; step 0 is the floor), `nimble:1,4,7` (the
+/// squares of the coins, 0 the leftmost), `coins:.o..oo.o` (a strip, `o` a coin, no jumping),
+/// `turtles:THHTHT` (heads and tails at places 1, 2, …), `northcott:8:1-6,3-4` (rows, then the
+/// white and black rows of each column), `plainim:.o.o,oo..` (the rows of a board, `o` a
+/// piece), `queen:3,5` (a queen moving towards the corner 0,0).
 #[derive(ClapArgs)]
 pub struct Args {
     /// The components of the position.

@@ -1,5 +1,5 @@
 //! A small SVG writer for the pictures zermelo writes beside its results (the Hex openings board,
-//! the plot of a Grundy table).
+//! the plot of a Grundy table, a Hackenbush drawing).
 //!
 //! Written by hand rather than with a plotting crate: the pictures need polygons, lines, small
 //! squares and text, nothing more; the output is the same byte for byte on every machine (no
@@ -56,6 +56,32 @@ impl Svg {
         let _ = writeln!(
             self.text,
             "<path class=\"{class}\" d=\"{d}\" fill=\"{fill}\"/>"
+        );
+    }
+
+    /// A path given by its `d` attribute, stroked and not filled; `dashed` draws it in dashes.
+    pub fn stroked_path(&mut self, d: &str, stroke: &str, width: f64, dashed: bool, class: &str) {
+        let dash = if dashed {
+            " stroke-dasharray=\"4 3\""
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            self.text,
+            "<path class=\"{class}\" d=\"{d}\" fill=\"none\" stroke=\"{stroke}\" \
+             stroke-width=\"{}\" stroke-linecap=\"round\"{dash}/>",
+            num(width)
+        );
+    }
+
+    /// A filled circle.
+    pub fn circle(&mut self, x: f64, y: f64, r: f64, fill: &str) {
+        let _ = writeln!(
+            self.text,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\"/>",
+            num(x),
+            num(y),
+            num(r)
         );
     }
 

@@ -26,6 +26,12 @@ pub enum GrundyError {
     /// A multi-heap game description that cannot be used.
     #[error("bad multi-heap game: {0}")]
     BadMultiHeap(String),
+    /// A Hackenbush drawing whose text does not follow the notation.
+    #[error("bad drawing: {0}")]
+    BadDrawing(String),
+    /// A position of a game in disguise that does not follow its notation or its rules.
+    #[error("bad position: {0}")]
+    BadPosition(String),
     /// A Grundy value would not fit the 16-bit tables.
     #[error("the Grundy value at {at} exceeds 65535, the largest value a table can hold")]
     ValueOverflow {

@@ -11,6 +11,9 @@
 //!   Horses", a rook).
 //! - [`sum`]: sums of games: values, P or N, and every winning move.
 //! - [`misere`]: misère play of positions of octal heaps, by search.
+//! - [`hackenbush`]: Green Hackenbush drawings, by the fusion and colon principles.
+//! - [`disguise`]: Nim in disguise: Staircase Nim, Nimble, the coin strip, Turning Turtles,
+//!   Northcott's game, Plainim.
 //!
 //! Values are `u16`; a value that would not fit is an error, never a wrap.
 //!
@@ -23,7 +26,9 @@
 
 pub mod census;
 mod count;
+pub mod disguise;
 mod error;
+pub mod hackenbush;
 mod mex;
 pub mod misere;
 pub mod multiheap;

@@ -5,11 +5,18 @@
 //! `S(1,3,4):12` or `allbut(2):9` (subtraction games), `wythoff(3,5)`, `knight(2,5,8)`,
 //! `rook(3,4)` (a piece at a cell; a third number gives the side of the board, which matters
 //! for the knight, whose moves may raise a coordinate: without it the board is the smallest
-//! that holds the cell, and the component is printed with it).
+//! that holds the cell, and the component is printed with it), and the games of Nim in
+//! disguise in their own notation:
+//! `hackenbush:0-1,1-2,2-0` (a Green Hackenbush drawing), `staircase:3,0,2`, `nimble:1,4,7`,
+//! `coins:.o..oo.o`, `turtles:THHTHT`, `northcott:8:1-6,3-4`, `plainim:.o.o,oo..` (see
+//! [`crate::disguise`]) and
+//! `queen:3,5` (Wythoff's queen). Their winning moves are said in the game's own terms.
 
 use std::fmt;
 use std::str::FromStr;
 
+use crate::disguise::{Coins, Nimble, Northcott, Plainim, Staircase, Turtles};
+use crate::hackenbush::Drawing;
 use crate::misere::MisereSearch;
 use crate::multiheap::{moore_misere_p, moore_p};
 use crate::piece::PieceGame;
@@ -59,7 +66,40 @@ pub enum Component {
         /// The side of the board (the piece moves towards its corner (0, 0)).
         board: usize,
     },
+    /// A Green Hackenbush drawing: `hackenbush:0-1,1-2,2-0`.
+    Hackenbush(Drawing),
+    /// Staircase Nim: `staircase:3,0,2`, the coins on steps 1, 2, …
+    Staircase(Staircase),
+    /// Nimble: `nimble:1,4,7`, the squares of the coins.
+    Nimble(Nimble),
+    /// The coin strip where coins may not jump: `coins:.o..oo.o`.
+    Coins(Coins),
+    /// Turning Turtles: `turtles:THHTHT`.
+    Turtles(Turtles),
+    /// Northcott's game: `northcott:8:1-6,3-4`.
+    Northcott(Northcott),
+    /// Plainim: `plainim:.o.o,oo..`, the rows of the board.
+    Plainim(Plainim),
+    /// Wythoff's queen moving north, west or north-west towards (0, 0): `queen:3,5`.
+    Queen {
+        /// Column.
+        x: usize,
+        /// Row.
+        y: usize,
+    },
 }
+
+/// The names of the games written `name:position`.
+const DISGUISES: [&str; 8] = [
+    "hackenbush",
+    "staircase",
+    "nimble",
+    "coins",
+    "turtles",
+    "northcott",
+    "plainim",
+    "queen",
+];
 
 /// A move that wins: it leaves a position whose value is 0 (or, in misère play, a misère
 /// P-position).
@@ -106,6 +146,12 @@ impl FromStr for Component {
     fn from_str(text: &str) -> Result<Self, GrundyError> {
         let text = text.trim();
         let lower = text.to_ascii_lowercase();
+        if let Some((name, position)) = text.split_once(':') {
+            let name = name.to_ascii_lowercase();
+            if DISGUISES.contains(&name.as_str()) {
+                return parse_disguise(&name, position);
+            }
+        }
         if let Some((name, rest)) = lower.split_once('(') {
             let (inner, tail) = rest
                 .split_once(')')
@@ -172,6 +218,30 @@ impl FromStr for Component {
     }
 }
 
+/// A game of Nim in disguise in its notation (`position` is what follows `name:`).
+fn parse_disguise(name: &str, position: &str) -> Result<Component, GrundyError> {
+    Ok(match name {
+        "hackenbush" => Component::Hackenbush(Drawing::parse(
+            position.split(',').filter(|t| !t.trim().is_empty()),
+        )?),
+        "staircase" => Component::Staircase(position.parse()?),
+        "nimble" => Component::Nimble(position.parse()?),
+        "coins" => Component::Coins(position.parse()?),
+        "turtles" => Component::Turtles(position.parse()?),
+        "northcott" => Component::Northcott(position.parse()?),
+        "plainim" => Component::Plainim(position.parse()?),
+        _ => {
+            let (x, y) = position.split_once(',').ok_or_else(|| {
+                GrundyError::BadPosition(format!("queen:{position}: expected a cell x,y"))
+            })?;
+            Component::Queen {
+                x: parse_size(x, "column")?,
+                y: parse_size(y, "row")?,
+            }
+        }
+    })
+}
+
 impl fmt::Display for Component {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -179,6 +249,17 @@ impl fmt::Display for Component {
             Component::Octal { game, heap } => write!(f, "{game}:{heap}"),
             Component::Subtraction { game, heap } => write!(f, "{game}:{heap}"),
             Component::Piece { game, x, y, board } => f.write_str(&piece_at(game, *x, *y, *board)),
+            Component::Hackenbush(d) => {
+                let edges: Vec<String> = (0..d.edge_count()).map(|i| d.edge_name(i)).collect();
+                write!(f, "hackenbush:{}", edges.join(","))
+            }
+            Component::Staircase(g) => write!(f, "{g}"),
+            Component::Nimble(g) => write!(f, "{g}"),
+            Component::Coins(g) => write!(f, "{g}"),
+            Component::Turtles(g) => write!(f, "{g}"),
+            Component::Northcott(g) => write!(f, "{g}"),
+            Component::Plainim(g) => write!(f, "{g}"),
+            Component::Queen { x, y } => write!(f, "queen:{x},{y}"),
         }
     }
 }
@@ -203,7 +284,75 @@ fn octal_values(game: &OctalGame, max: usize) -> Result<Vec<u16>, GrundyError> {
     }
 }
 
+/// How a component's winning moves are found once the value they must reach is known.
+enum Options {
+    /// Every option as (text, value), to be filtered.
+    Listed(Vec<(String, u16)>),
+    /// Asked of the game for the value wanted ([`Component::moves_to`]).
+    ByValue,
+}
+
+/// A value of a game in disguise as a table value, or the error that it does not fit.
+fn small(value: u64, at: &Component) -> Result<u16, GrundyError> {
+    u16::try_from(value).map_err(|_| GrundyError::ValueOverflow { at: at.to_string() })
+}
+
 impl Component {
+    /// The component's Grundy value, and how to find its moves.
+    fn solve(&self) -> Result<(u16, Options), GrundyError> {
+        let value = match self {
+            Component::Hackenbush(d) => d.value(),
+            Component::Staircase(g) => g.value(),
+            Component::Nimble(g) => g.value(),
+            Component::Coins(g) => g.value(),
+            Component::Turtles(g) => g.value(),
+            Component::Northcott(g) => g.value(),
+            Component::Plainim(g) => g.value(),
+            _ => {
+                let (value, options) = self.options()?;
+                return Ok((value, Options::Listed(options)));
+            }
+        };
+        Ok((small(value, self)?, Options::ByValue))
+    }
+
+    /// The moves of a game in disguise that leave it worth `target`, in the game's terms.
+    fn moves_to(&self, target: u16) -> Result<Vec<String>, GrundyError> {
+        let t = u64::from(target);
+        fn said<G: fmt::Display>(moves: Vec<crate::disguise::Move<G>>) -> Vec<String> {
+            moves
+                .into_iter()
+                .map(|m| format!("{} ({})", m.after, m.action))
+                .collect()
+        }
+        Ok(match self {
+            Component::Hackenbush(d) => {
+                let analysis = d.analyse();
+                let edges = analysis.erasing_to(t).ok_or_else(|| {
+                    GrundyError::Unsupported(format!(
+                        "the moves of this {}-edge drawing need {} steps of work, more than \
+                         the {} allowed",
+                        d.edge_count(),
+                        analysis.erasure_work(),
+                        crate::hackenbush::DEFAULT_MOVE_BUDGET
+                    ))
+                })?;
+                edges
+                    .into_iter()
+                    .map(|e| format!("erase {}", d.edge_name(e)))
+                    .collect()
+            }
+            Component::Staircase(g) => said(g.moves_to(t)),
+            Component::Nimble(g) => said(g.moves_to(t)),
+            Component::Coins(g) => said(g.moves_to(t)),
+            Component::Turtles(g) => said(g.moves_to(t)),
+            Component::Northcott(g) => said(g.moves_to(t)),
+            Component::Plainim(g) => said(g.moves_to(t)),
+            // The other components list their options ([`Options::Listed`]).
+            _ => Vec::new(),
+        })
+    }
+
     /// The component's Grundy value, and each option as (text, value).
     fn options(&self) -> Result<(u16, Vec<(String, u16)>), GrundyError> {
         Ok(match self {
@@ -249,6 +398,28 @@ impl Component {
                     .collect();
                 (table.value(*x, *y), options)
             }
+            Component::Queen { x, y } => {
+                let game = PieceGame::wythoff();
+                let size = x.max(y) + 1;
+                let table = game.solve(size)?;
+                let options = game
+                    .targets(*x, *y, size)
+                    .into_iter()
+                    .map(|(tx, ty)| {
+                        (
+                            format!("queen:{tx},{ty} (the queen from ({x},{y}) to ({tx},{ty}))"),
+                            table.value(tx, ty),
+                        )
+                    })
+                    .collect();
+                (table.value(*x, *y), options)
+            }
+            // The games in disguise are asked for their moves by value instead
+            // ([`Options::ByValue`]); listing every option of a staircase could take millions.
+            other => {
+                let (value, _) = other.solve()?;
+                (value, Vec::new())
+            }
         })
     }
 }
@@ -268,7 +439,7 @@ pub fn analyse(components: &[Component]) -> Result<Analysis, GrundyError> {
     let mut values = Vec::new();
     let mut options = Vec::new();
     for c in components {
-        let (v, o) = c.options()?;
+        let (v, o) = c.solve()?;
         values.push(v);
         options.push(o);
     }
@@ -277,14 +448,15 @@ pub fn analyse(components: &[Component]) -> Result<Analysis, GrundyError> {
     if total != 0 {
         for (i, opts) in options.iter().enumerate() {
             let target = values[i] ^ total;
-            for (to, v) in opts {
-                if *v == target {
-                    winning_moves.push(WinningMove {
-                        component: i,
-                        to: to.clone(),
-                    });
-                }
-            }
+            let moves = match opts {
+                Options::Listed(list) => list
+                    .iter()
+                    .filter(|(_, v)| *v == target)
+                    .map(|(to, _)| to.clone())
+                    .collect(),
+                Options::ByValue => components[i].moves_to(target)?,
+            };
+            winning_moves.extend(moves.into_iter().map(|to| WinningMove { component: i, to }));
         }
     }
     Ok(Analysis {
