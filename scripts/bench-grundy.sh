@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whole runs of zermelo's Sprague–Grundy engine, timed end to end (release build), for the speed
-# bars in README.md (Sprague–Grundy tables, Speed). The machine may be shared, so a baseline (the naive reference engine
+# bars in the book (docs/src/benchmarks.md, Octal games). The machine may be shared, so a baseline (the naive reference engine
 # on a smaller table) is timed in the same run: compare the bars against it, not against figures
 # taken at another time.
 #

@@ -3,22 +3,6 @@
 //! (octal tables with checkpoints and period checks, [`octal`]; Hex proofs saved as they are
 //! found, [`proofs`]).
 //!
-//! A results folder holds, for a job named NAME:
-//!
-//! - `NAME.json`: the job's record (checksummed JSON): `status` (`"done"` or `"failed"`), `job`
-//!   (what it computes), `result` (done) or `reason` (failed), and `provenance` (version, times,
-//!   threads, rates);
-//! - `NAME.zgt`: a Grundy job's table, a checkpoint until its record says done; or, for a job
-//!   with `stream = true`, the folder `NAME.stream` of its pieces ([`stream`]);
-//! - `NAME.proofs`: a Hex job's proven positions (`--proofs`), which a rerun starts from;
-//! - `NAME.proofs.open`: the open entries of an unfinished Hex job's table, saved with its
-//!   proofs, which a rerun puts back;
-//! - `.NAME.lock`: locked while a runner computes the job.
-//!
-//! and `jobs.toml` (the job file the results belong to), `.lock.I-of-N` (one runner per
-//! shard), and after `merge`, `batch.json` with every result.
-//!
-//! The library prints nothing: a runner reports to an [`Observer`], and errors are [`Error`]s.
 //! A job file, and the jobs one shard of a cluster takes:
 //!
 //! ```
@@ -34,6 +18,24 @@
 //! assert_eq!(jobs[0].table_file().as_deref(), Some("kayles.zgt"));
 //! # Ok::<(), zermelo_batch::Error>(())
 //! ```
+//!
+//! The library prints nothing: a runner reports to an [`Observer`], and errors are [`Error`]s.
+//!
+//! A results folder holds, for a job named NAME:
+//!
+//! - `NAME.json`: the job's record (checksummed JSON): `status` (`"done"` or `"failed"`), `job`
+//!   (what it computes), `result` (done) or `reason` (failed), and `provenance` (version, times,
+//!   threads, rates);
+//! - `NAME.zgt`: a Grundy job's table, a checkpoint until its record says done; or, for a job
+//!   with `stream = true`, the folder `NAME.stream` of its pieces ([`stream`]);
+//! - `NAME.proofs`: a Hex job's proven positions (`--proofs`), which a rerun starts from;
+//! - `NAME.proofs.open`: the open entries of an unfinished Hex job's table, saved with its
+//!   proofs, which a rerun puts back;
+//! - `.NAME.lock`: locked while a runner computes the job.
+//!
+//! and `jobs.toml` (the job file the results belong to), `.lock.I-of-N` (one runner per
+//! shard), and after `merge`, `batch.json` with every result. The book's chapter on batches
+//! (`docs/src/batch.md`) describes them for users.
 
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};

@@ -1,5 +1,14 @@
 //! zermelo-grundy: Sprague–Grundy tables of impartial games.
 //!
+//! ```
+//! use zermelo_grundy::{naive, OctalGame};
+//! let kayles: OctalGame = "0.77".parse().unwrap();
+//! let g = naive::values(&kayles, 5).unwrap();
+//! assert_eq!(g, vec![0, 1, 2, 3, 1, 4]);
+//! ```
+//!
+//! The pieces:
+//!
 //! - [`OctalGame`]: octal and hexadecimal take-and-break games given by code (Kayles `0.77`,
 //!   Dawson's Kayles `0.07`, Grundy's game `4!.0`, …), computed by the [`naive`] reference engine
 //!   or the [`SparseEngine`] for record sizes, with [`period`] detection and Guy–Smith proofs.
@@ -16,13 +25,6 @@
 //!   Northcott's game, Plainim.
 //!
 //! Values are `u16`; a value that would not fit is an error, never a wrap.
-//!
-//! ```
-//! use zermelo_grundy::{naive, OctalGame};
-//! let kayles: OctalGame = "0.77".parse().unwrap();
-//! let g = naive::values(&kayles, 5).unwrap();
-//! assert_eq!(g, vec![0, 1, 2, 3, 1, 4]);
-//! ```
 
 pub mod census;
 mod count;

@@ -1,4 +1,19 @@
-//! zermelo-hex: Hex on boards from 1x1 to 11x11.
+//! zermelo-hex: Hex on boards from 1x1 to 11x11, solved exactly.
+//!
+//! ```
+//! use zermelo_hex::{Player, Position, Solver, SolverConfig};
+//!
+//! // 4x4, Black opened on c2 and White answered on b3; Black to move.
+//! let solver = Solver::new(SolverConfig { threads: 1, tt_mb: 16, ..SolverConfig::default() })?;
+//! let position = Position::from_moves(4, "c2 b3")?;
+//! let solution = solver.solve(&position, true)?;
+//! assert_eq!(solution.winner, Player::Black);
+//! let moves: Vec<String> = solution.winning_moves.unwrap().iter().map(|c| c.to_string()).collect();
+//! println!("Black wins with any of {moves:?}");
+//! # Ok::<(), zermelo_hex::HexError>(())
+//! ```
+//!
+//! The pieces:
 //!
 //! - [`Bitboard`], [`Geometry`]: cells as bits of a `u128`, neighbourhoods and connection tests
 //!   by shifts.

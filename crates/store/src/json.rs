@@ -1,6 +1,6 @@
 //! JSON result documents with an embedded checksum.
 //!
-//! A document is a JSON object; [`write`] adds a `"checksum"` field, `"crc32:"` followed by eight
+//! A document is a JSON object; [`write()`] adds a `"checksum"` field, `"crc32:"` followed by eight
 //! hex digits: the CRC-32 of the compact serialisation of the object without that field (keys in
 //! sorted order, as `serde_json` prints them). [`read`] recomputes it, so a truncated or edited
 //! result file is reported rather than trusted. The file itself is pretty-printed for people.
@@ -50,7 +50,7 @@ pub fn write(path: &Path, value: &Value) -> Result<(), StoreError> {
     atomic_write(path, text.as_bytes())
 }
 
-/// Reads a JSON object written by [`write`] and verifies its checksum.
+/// Reads a JSON object written by [`write()`] and verifies its checksum.
 pub fn read(path: &Path) -> Result<Value, StoreError> {
     let text = std::fs::read(path).map_err(|e| StoreError::io(path, e))?;
     let value: Value = serde_json::from_slice(&text)

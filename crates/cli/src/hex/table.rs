@@ -8,7 +8,7 @@ use zermelo_hex::retro::{RetroTable, MAX_RETRO_SIZE};
 
 /// Compute the retrograde table of every position of a board up to 4x4 and write it.
 ///
-/// The file is zermelo's table container (see the README): a JSON header with `kind`
+/// The file is zermelo's table container (see the book, docs/src/formats.md): a JSON header with `kind`
 /// "hex-retrograde", `size`, `misere` and the value counts, then 2 bits per position indexed
 /// by the base-3 number whose digit i is the content of cell i (0 empty, 1 black, 2 white):
 /// 0 unreachable, 1 game over, 2 the side to move wins, 3 it loses.

@@ -13,7 +13,7 @@
 //! since they prove losing moves the proof never needs; after c2 (a loss) 12.2–13.2 s against
 //! 19.6 s (helpers 14.0 s). The openings table and `solve --all` keep the helpers: there the
 //! threads are busy with positions of their own until the last ones, and the whole 7x7 table
-//! took 411–472 s with helpers against 463–478 s with shared proofs (see the README).
+//! took 411–472 s with helpers against 463–478 s with shared proofs (see CHANGELOG.md, 2026-11-25).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
