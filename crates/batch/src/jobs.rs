@@ -24,6 +24,8 @@ use serde_json::{json, Value};
 
 use crate::{Error, Result};
 
+/// The most threads a job may ask for, as the commands take (0, or none: one per core).
+const MAX_THREADS: usize = 1024;
 /// Seconds between Grundy checkpoints (and saves of a Hex job's proofs) when the job file does
 /// not say.
 const DEFAULT_CHECKPOINT_SECS: u64 = 60;
@@ -279,6 +281,16 @@ fn check(raw: RawJob, defaults: &Defaults) -> Result<Job> {
     let time_limit = raw.time_limit.or(defaults.time_limit);
     if time_limit == Some(0) {
         bail!(Invalid, "{who}: time_limit must be at least 1 second");
+    }
+    if let Some(t) = raw
+        .threads
+        .or(defaults.threads)
+        .filter(|&t| t > MAX_THREADS)
+    {
+        bail!(
+            Invalid,
+            "{who}: threads = {t}: at most {MAX_THREADS} (0 or none: one per core)"
+        );
     }
     if raw.checkpoint_secs.or(defaults.checkpoint_secs) == Some(0) {
         bail!(Invalid, "{who}: checkpoint_secs must be at least 1 second");
@@ -802,6 +814,7 @@ mod tests {
                 "grundy-octal",
                 "checkpoint_secs",
             ),
+            ("size = 4\nthreads = 5000", "hex-openings", "threads = 5000"),
         ] {
             let err = bad(fields, kind);
             assert!(

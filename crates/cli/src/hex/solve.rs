@@ -154,7 +154,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if let Some(list) = &solution.winning_moves {
         let names: Vec<String> = list.iter().map(ToString::to_string).collect();
-        outln!("all winning moves ({}): {}", names.len(), names.join(" "))?;
+        if names.is_empty() {
+            outln!("no winning move: every move loses")?;
+        } else {
+            outln!("all winning moves ({}): {}", names.len(), names.join(" "))?;
+        }
     }
     if let Some(p) = plies {
         outln!("perfect-play length: {p} plies from here")?;
