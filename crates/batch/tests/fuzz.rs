@@ -1,6 +1,7 @@
 //! Every parser a user or a file can reach, fed hostile input: move lists, board diagrams, SGF
-//! files, octal codes, components of sums, counts, job files, Grundy tables, proof files, open
-//! entries and stream folders. Each must answer (a value or an error), never panic, never hang,
+//! files, octal codes, components of sums (Nim in disguise among them), Hackenbush drawings
+//! (edge tokens and DOT), counts, job files, Grundy tables, proof files, open entries and stream
+//! folders. Each must answer (a value or an error), never panic, never hang,
 //! and never allocate far beyond what its input holds: the whole test binary runs under an
 //! allocator that refuses more than [`MEMORY_LIMIT`] bytes in all, so an input that makes a
 //! parser reserve a size it read (rather than one it checked) ends the run.
@@ -207,6 +208,52 @@ fn components_of_sums() {
             // What parses prints back to a component that parses to the same.
             let again: Component = c.to_string().parse().expect("a printed component parses");
             assert_eq!(again.to_string(), c.to_string());
+        }
+    });
+}
+
+const DRAWINGS: &[&str] = &[
+    "0-1",
+    "1-2",
+    "2-0",
+    "1-1",
+    "0-0",
+    "3-4",
+    "-",
+    "--",
+    "->",
+    " ",
+    "\n",
+    ";",
+    "graph",
+    "digraph",
+    "{",
+    "}",
+    "[",
+    "]",
+    "label=\"x\"",
+    "//",
+    "/*",
+    "*/",
+    "#",
+    "a",
+    "18446744073709551616",
+    "4294967295",
+    "subgraph",
+];
+
+#[test]
+fn hackenbush_drawings() {
+    fuzz(text(DRAWINGS), |drawing| {
+        for parsed in [
+            zermelo_grundy::hackenbush::Drawing::from_text(&drawing),
+            zermelo_grundy::hackenbush::Drawing::from_dot(&drawing),
+        ] {
+            if let Ok(d) = parsed {
+                let analysis = d.analyse_with_budget(10_000);
+                assert_eq!(analysis.value(), d.value());
+                let _ = analysis.winning_moves();
+            }
         }
     });
 }
