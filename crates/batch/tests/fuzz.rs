@@ -245,15 +245,14 @@ const DRAWINGS: &[&str] = &[
 #[test]
 fn hackenbush_drawings() {
     fuzz(text(DRAWINGS), |drawing| {
-        for parsed in [
+        let parsed = [
             zermelo_grundy::hackenbush::Drawing::from_text(&drawing),
             zermelo_grundy::hackenbush::Drawing::from_dot(&drawing),
-        ] {
-            if let Ok(d) = parsed {
-                let analysis = d.analyse_with_budget(10_000);
-                assert_eq!(analysis.value(), d.value());
-                let _ = analysis.winning_moves();
-            }
+        ];
+        for d in parsed.iter().flatten() {
+            let analysis = d.analyse_with_budget(10_000);
+            assert_eq!(analysis.value(), d.value());
+            let _ = analysis.winning_moves();
         }
     });
 }
