@@ -8,6 +8,7 @@ mod output;
 mod batch;
 mod docs;
 mod grundy;
+mod gtp;
 mod hex;
 mod memory;
 mod nim;
@@ -44,6 +45,8 @@ enum Command {
     Grundy(grundy::Args),
     /// Analyse a sum of games: P or N, value, every winning move.
     Nim(nim::Args),
+    /// Be a Hex engine on stdin and stdout (the Hex Text Protocol of HexGui and Benzene).
+    Gtp(gtp::Args),
     /// Overnight batches: run a job file, resume it, shard it over a cluster, report on it.
     #[command(subcommand)]
     Batch(batch::Command),
@@ -78,6 +81,7 @@ fn main() {
         Command::Hex(cmd) => hex::run(cmd),
         Command::Grundy(args) => grundy::run(args),
         Command::Nim(args) => nim::run(args),
+        Command::Gtp(args) => gtp::run(args),
         Command::Batch(cmd) => batch::run(cmd),
         Command::Completions(args) => docs::completions(args, Cli::command()),
         Command::Man(args) => docs::man(args, Cli::command()),

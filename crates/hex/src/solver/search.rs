@@ -77,6 +77,9 @@ pub(crate) struct Search<'a> {
     proofs: Option<&'a ProofLog>,
     /// When set, the search stops where it stands ([`Search::search_until`]).
     stop: Option<&'a AtomicBool>,
+    /// The caller's stop flag ([`super::Solver::solve_until`]): like `stop`, but passed on to
+    /// every search started for the same solve, where `stop` belongs to one of them.
+    halt: Option<&'a AtomicBool>,
     /// When set, this search is one worker of a shared proof (its marks and its number), and
     /// steers away from the nodes the other workers are in.
     shared: Option<(&'a Paths, usize)>,
@@ -113,6 +116,7 @@ impl<'a> Search<'a> {
             dead: DeadCells::new(g),
             proofs: None,
             stop: None,
+            halt: None,
             shared: None,
         }
     }
@@ -131,9 +135,26 @@ impl<'a> Search<'a> {
         self
     }
 
+    /// The same search, stopping where it stands once the caller's `halt` is set (when given):
+    /// see [`Search::search_until`].
+    pub fn halting_on(mut self, halt: Option<&'a AtomicBool>) -> Search<'a> {
+        self.halt = halt;
+        self
+    }
+
+    /// The caller's stop flag, for the searches started to help this one.
+    pub fn halt(&self) -> Option<&'a AtomicBool> {
+        self.halt
+    }
+
+    /// Whether the caller has asked the solve to stop.
+    pub fn halted(&self) -> bool {
+        self.halt.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
     #[inline(always)]
     fn stopped(&self) -> bool {
-        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) || self.halted()
     }
 
     /// The same search, answering from `proofs` the positions it holds and recording there the
@@ -610,8 +631,8 @@ impl<'a> Search<'a> {
             .expect("an unbounded proof-number search with no stop flag ends solved")
     }
 
-    /// Like [`Search::search`], but `None` if the stop flag ([`Search::stopping_on`]) was set
-    /// before the value was found. The search then leaves its open estimates in the table, so
+    /// Like [`Search::search`], but `None` if a stop flag ([`Search::stopping_on`],
+    /// [`Search::halting_on`]) was set before the value was found. The search then leaves its open estimates in the table, so
     /// that a search started again goes on from them.
     pub fn search_until(&self, node: Node, nodes: &mut u64) -> Option<bool> {
         let (kb, kw) = self.key(node);
@@ -628,7 +649,7 @@ impl<'a> Search<'a> {
     /// The table's entry for a node, as (proof, disproof) numbers for its side to move:
     /// (0, ∞) a proven win, (∞, 0) a proven loss.
     #[inline(always)]
-    fn lookup(&self, kb: Bitboard, kw: Bitboard) -> Option<(u64, u64)> {
+    pub fn lookup(&self, kb: Bitboard, kw: Bitboard) -> Option<(u64, u64)> {
         self.probe(kb, kw).map(|d| match d {
             TtData::Solved { win: true, .. } => (0, INF),
             TtData::Solved { win: false, .. } => (INF, 0),
