@@ -36,8 +36,6 @@ pub struct Game {
     size: usize,
     black: Bitboard,
     white: Bitboard,
-    /// What a new game starts from: the empty board, or the position an SGF file set up.
-    start: (Bitboard, Bitboard),
     history: Vec<Step>,
 }
 
@@ -49,7 +47,6 @@ impl Game {
             size,
             black: Bitboard::EMPTY,
             white: Bitboard::EMPTY,
-            start: (Bitboard::EMPTY, Bitboard::EMPTY),
             history: Vec::new(),
         })
     }
@@ -61,7 +58,6 @@ impl Game {
         let mut game = Game::new(sgf.size)?;
         game.black = sgf.black;
         game.white = sgf.white;
-        game.start = (sgf.black, sgf.white);
         Ok(game)
     }
 
@@ -142,9 +138,9 @@ impl Game {
         Ok(())
     }
 
-    /// Starts again from the beginning of this game (the empty board, or the SGF position).
+    /// Empties the board, for a new game of the same size.
     pub fn clear(&mut self) {
-        (self.black, self.white) = self.start;
+        (self.black, self.white) = (Bitboard::EMPTY, Bitboard::EMPTY);
         self.history.clear();
     }
 
@@ -186,12 +182,14 @@ mod tests {
     }
 
     #[test]
-    fn clear_goes_back_to_the_start() {
+    fn a_loaded_position_is_where_undo_stops() {
         let mut game = Game::from_sgf("(;GM[11]SZ[3];AB[a1];W[b2];B[c3])", Some(1)).unwrap();
         assert_eq!(game.position(Player::Black).unwrap().stones(), 2);
         game.play(Player::Black, "c1").unwrap();
-        game.clear();
-        assert_eq!(game.position(Player::Black).unwrap().stones(), 2);
+        game.undo().unwrap();
         assert!(game.undo().is_err());
+        assert_eq!(game.position(Player::Black).unwrap().stones(), 2);
+        game.clear();
+        assert_eq!(game.position(Player::Black).unwrap().stones(), 0);
     }
 }

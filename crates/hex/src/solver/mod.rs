@@ -311,11 +311,7 @@ impl Solver {
         let listed = match list {
             MoveList::One => None,
             MoveList::All => Some(position.empty()),
-            MoveList::Considered => Some(match search.analyse(node) {
-                Analysis::Decided(..) => position.empty(),
-                // The analysis keeps one move of each pair that the 180° rotation swaps.
-                Analysis::Moves(m) => m | position.geometry().rotate(m),
-            }),
+            MoveList::Considered => Some(search.kept_moves(node).unwrap_or(position.empty())),
         };
         let (winning_move, winning_moves) = self.pool.install(|| {
             if let Some(cells) = listed {

@@ -123,10 +123,10 @@ impl Solver {
             white: position.white(),
             black_to_move: black_moves,
         };
-        let (considered, decided) = match self.search(position.size()).analyse(node) {
+        let search = self.search(position.size());
+        let (considered, decided) = match search.analyse(node) {
             Analysis::Decided(win, _) => (None, Some(win)),
-            // The analysis keeps one move of each pair that the 180° rotation swaps.
-            Analysis::Moves(m) => (Some(m | g.rotate(m)), None),
+            Analysis::Moves(_) => (search.kept_moves(node), None),
         };
         Ok(Inspection {
             captured,

@@ -546,6 +546,24 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The moves of an open position that [`Search::analyse`] keeps, with both moves of each
+    /// pair it keeps one of because the position after fill-in is its own 180° rotation (the
+    /// two lead to rotated positions of equal value); `None` when the analysis decides.
+    pub fn kept_moves(&self, node: Node) -> Option<Bitboard> {
+        let Analysis::Moves(moves) = self.analyse(node) else {
+            return None;
+        };
+        let g = self.g;
+        let empty = g.board.minus(node.black | node.white);
+        let (mine, theirs) = node.sides();
+        let (mine, theirs, _, _) = self.fill_in(mine, theirs, empty, node.black_to_move);
+        let symmetric = g.rotate(mine) == mine && g.rotate(theirs) == theirs;
+        Some(match symmetric {
+            true => moves | g.rotate(moves),
+            false => moves,
+        })
+    }
+
     /// [`Search::analysis`], whole or an estimate's (`whole` false), remembering the moves of
     /// open positions in this thread's cache. An estimate's moves made whole need only the
     /// check the estimate left out.
