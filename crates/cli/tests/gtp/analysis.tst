@@ -49,3 +49,12 @@
 
 37 compute-inferior b
 #? [the game is over: white has connected]*
+
+40 param_game misere 1
+#? []
+
+41 vc-get-mustplay b
+#? [the must-play region is a notion of normal play]*
+
+42 compute-inferior w
+#? [the game is over: white has connected]*

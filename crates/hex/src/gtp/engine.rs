@@ -227,6 +227,9 @@ impl Engine {
                 .map(|()| String::new()),
             "dfpn-solve-state" => self.solve_state(args, log),
             "dfpn-solver-find-winning" => self.find_winning(one_colour(args)?, log),
+            "vc-get-mustplay" if self.config.rules == Rules::Misere => {
+                Err("the must-play region is a notion of normal play".into())
+            }
             "vc-get-mustplay" => self.inspect(args, |seen, n| {
                 let outside = seen.must_play_outside();
                 fill_in_marks(seen, n) + &marks(outside, n, "x")
