@@ -1,6 +1,6 @@
 //! Every parser a user or a file can reach, fed hostile input: move lists, board diagrams, SGF
 //! files, octal codes, components of sums (Nim in disguise among them), Hackenbush drawings
-//! (edge tokens and DOT), counts, job files, Grundy tables, proof files, open entries and stream
+//! (edge tokens and DOT), engine protocol lines and sessions, counts, job files, Grundy tables, proof files, open entries and stream
 //! folders. Each must answer (a value or an error), never panic, never hang,
 //! and never allocate far beyond what its input holds: the whole test binary runs under an
 //! allocator that refuses more than [`MEMORY_LIMIT`] bytes in all, so an input that makes a
@@ -253,6 +253,94 @@ fn hackenbush_drawings() {
             let analysis = d.analyse_with_budget(10_000);
             assert_eq!(analysis.value(), d.value());
             let _ = analysis.winning_moves();
+        }
+    });
+}
+
+const GTP: &[&str] = &[
+    "1 ",
+    "99999999999 ",
+    "name",
+    "version",
+    "protocol_version",
+    "known_command",
+    "list_commands",
+    "boardsize 3 3",
+    "boardsize 4 4",
+    "boardsize 12 12",
+    "boardsize 3 4",
+    "boardsize",
+    "clear_board",
+    "play b a1",
+    "play w b2",
+    "play black c3",
+    "play white a1",
+    "play b z9",
+    "play",
+    "undo",
+    "swap-pieces",
+    "showboard",
+    "loadsgf /nonexistent.sgf",
+    "loadsgf",
+    "dfpn-solve-state b",
+    "dfpn-solve-state white",
+    "dfpn-solver-find-winning b",
+    "dfpn-clear-tt",
+    "param_dfpn",
+    "param_dfpn threads 1",
+    "param_dfpn threads 0",
+    "param_dfpn timelimit 0.001",
+    "param_dfpn timelimit -1",
+    "param_dfpn tt_size 1",
+    "param_game misere 1",
+    "genmove b",
+    "reg_genmove w",
+    "hexgui-analyze_commands",
+    "vc-get-mustplay b",
+    "compute-fillin w",
+    "compute-inferior b",
+    "zermelo-edge-connections b",
+    "gogui-interrupt",
+    "all_legal_moves",
+    "final_score",
+    "#",
+    "\t",
+    "\u{7}",
+    "quit",
+];
+
+#[test]
+fn protocol_lines() {
+    fuzz(text(GTP), |line| {
+        let parsed = zermelo_hex::gtp::parse_line(&line);
+        if let zermelo_hex::gtp::Line::Command(c) = parsed {
+            assert!(!c.name.is_empty() && !c.name.contains(char::is_whitespace));
+            let reply = zermelo_hex::gtp::format_reply(c.id, Ok(&line));
+            assert!(reply.ends_with("\n\n"));
+        }
+    });
+}
+
+/// Sessions of hostile commands against the engine itself, each solve cut short by a time
+/// limit of a millisecond (the commands' answers are the engine's tests' business; here only
+/// that every line is answered or ignored without a panic). Its memory is the test's: the
+/// transposition table stays at 1 MiB, as `tt_size` is not among the tokens beyond it.
+#[test]
+fn protocol_sessions() {
+    let session = prop::collection::vec(text(GTP), 0..8);
+    fuzz(session, |lines| {
+        let mut engine = zermelo_hex::gtp::Engine::new(zermelo_hex::gtp::EngineConfig {
+            threads: 1,
+            tt_mb: 1,
+            ..zermelo_hex::gtp::EngineConfig::default()
+        });
+        engine.execute("param_dfpn timelimit 0.001");
+        for line in &lines {
+            // A line that would raise the time limit or the table is left out.
+            if line.contains("timelimit") || line.contains("tt_size") || line.contains("quit") {
+                continue;
+            }
+            let _ = engine.execute(line);
         }
     });
 }

@@ -10,6 +10,7 @@ mod output;
 mod batch;
 mod docs;
 mod grundy;
+mod gtp;
 mod hackenbush;
 mod hex;
 mod memory;
@@ -49,6 +50,8 @@ enum Command {
     Nim(nim::Args),
     /// Green Hackenbush: the value of a drawing and every winning move.
     Hackenbush(hackenbush::Args),
+    /// Be a Hex engine on stdin and stdout (the Hex Text Protocol of HexGui and Benzene).
+    Gtp(gtp::Args),
     /// Overnight batches: run a job file, resume it, shard it over a cluster, report on it.
     #[command(subcommand)]
     Batch(batch::Command),
@@ -85,6 +88,7 @@ fn main() {
         Command::Grundy(args) => grundy::run(args),
         Command::Nim(args) => nim::run(args),
         Command::Hackenbush(args) => hackenbush::run(args),
+        Command::Gtp(args) => gtp::run(args),
         Command::Batch(cmd) => batch::run(cmd),
         Command::Completions(args) => docs::completions(args, Cli::command()),
         Command::Man(args) => docs::man(args, Cli::command()),

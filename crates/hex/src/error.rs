@@ -20,6 +20,12 @@ pub enum HexError {
     /// A move after the game has ended.
     #[error("the game is already over: {0} has connected")]
     GameOver(&'static str),
+    /// `undo` with no move left to take back.
+    #[error("there is no move to undo")]
+    NothingToUndo,
+    /// A solve stopped by its caller before it found the value.
+    #[error("the solve was stopped before it found the value")]
+    Stopped,
     /// A table size that is out of range or does not fit in memory.
     #[error("{0}")]
     BadTable(String),

@@ -33,6 +33,7 @@ mod bitboard;
 mod cell;
 mod error;
 mod geometry;
+pub mod gtp;
 mod length;
 mod position;
 pub mod retro;
@@ -48,7 +49,7 @@ pub use length::{DEFAULT_LENGTH_SIZE, MAX_LENGTH_SIZE};
 pub use position::{Player, Position};
 pub use sgf::Sgf;
 pub use solver::{
-    Opening, Proof, ProofSet, Rules, SnapshotCounts, Solution, Solver, SolverConfig,
-    PROOF_RECORD_BYTES, SNAPSHOT_ENTRY_BYTES,
+    EdgeLink, Inspection, MoveList, Opening, Proof, ProofSet, Rules, SnapshotCounts, Solution,
+    Solver, SolverConfig, PROOF_RECORD_BYTES, SNAPSHOT_ENTRY_BYTES,
 };
 pub use tt::{TranspositionTable, TtData, MAX_PN, MAX_TT_MB};

@@ -44,12 +44,28 @@ pub struct Sgf {
 impl Sgf {
     /// Reads the position at the end of the main line of an SGF file's first game tree.
     pub fn parse(text: &str) -> Result<Sgf, HexError> {
+        Sgf::parse_until(text, None)
+    }
+
+    /// Reads the position of the main line after its first `moves` moves (`B`, `W`), or at its
+    /// end if it has no more or `moves` is `None`: the setup stones and `PL` met before the
+    /// next move count, the rest of the file is only checked for syntax.
+    ///
+    /// ```
+    /// use zermelo_hex::{Player, Sgf};
+    /// let text = "(;GM[11]SZ[3];B[b2];W[a1];B[c1])";
+    /// let sgf = Sgf::parse_until(text, Some(1)).unwrap();
+    /// assert_eq!((sgf.black.count(), sgf.white.count()), (1, 0));
+    /// assert_eq!(sgf.to_move, Some(Player::White));
+    /// ```
+    pub fn parse_until(text: &str, moves: Option<usize>) -> Result<Sgf, HexError> {
         let nodes = main_line(text)?;
+        let mut played = 0;
         let mut size = None;
         let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
         let mut to_move = None;
         let mut resigned = false;
-        for node in &nodes {
+        'nodes: for node in &nodes {
             for prop in &node.props {
                 let line = prop.line;
                 let bad = |msg: String| HexError::BadSgf(format!("line {line}: {msg}"));
@@ -97,6 +113,10 @@ impl Sgf {
                                 }
                             }
                             _ => {
+                                if moves.is_some_and(|m| played >= m) {
+                                    break 'nodes;
+                                }
+                                played += 1;
                                 let mover = if prop.ident == "B" {
                                     Player::Black
                                 } else {

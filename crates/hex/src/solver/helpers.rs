@@ -49,25 +49,28 @@ impl Shared {
 impl Solver {
     /// Whether the side to move wins `root` (whose game is not over), searched by the calling
     /// thread and by idle threads of the pool as helpers (module documentation). The nodes of
-    /// all of them are added to `search.nodes`.
-    pub(super) fn helped_value(&self, search: &Search<'_>, root: Node) -> bool {
+    /// all of them are added to `search.nodes`. `None` if the caller's stop flag was set first.
+    pub(super) fn helped_value(&self, search: &Search<'_>, root: Node) -> Option<bool> {
         if self.threads() == 1 {
             return self.value(search, root);
         }
         let shared = match search.analyse(root) {
-            Analysis::Decided(win, _) => return win,
+            Analysis::Decided(win, _) => return Some(win),
             Analysis::Moves(m) => Shared::new(search, root, m),
         };
-        let mut wins = false;
+        let mut wins = None;
         rayon::scope(|s| {
             for _ in 1..self.threads() {
                 s.spawn(|_| self.help(search, &shared));
             }
-            let main = self.search(search.g.n).stopping_on(&shared.refuted);
+            let main = self.search_like(search).stopping_on(&shared.refuted);
             let mut nodes = 0;
             wins = loop {
                 if let Some(wins) = main.search_until(root, &mut nodes) {
-                    break wins;
+                    break Some(wins);
+                }
+                if search.halted() {
+                    break None;
                 }
                 shared.refuted.store(false, Ordering::Relaxed);
             };
@@ -80,7 +83,7 @@ impl Solver {
     /// One helper: proves the moves of the shared position one at a time, from the end of the
     /// order, until the value is found or a move wins.
     fn help(&self, search: &Search<'_>, shared: &Shared) {
-        let help = self.search(search.g.n).stopping_on(&shared.done);
+        let help = self.search_like(search).stopping_on(&shared.done);
         let mut nodes = 0;
         while !shared.done.load(Ordering::Relaxed) {
             let k = shared.taken.fetch_add(1, Ordering::Relaxed);

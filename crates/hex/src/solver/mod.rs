@@ -11,11 +11,12 @@ mod moves_cache;
 mod paths;
 mod permanent;
 mod proofs;
+mod report;
 mod search;
 mod shared;
 mod snapshot;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -24,6 +25,7 @@ use rayon::prelude::*;
 use crate::tt::TranspositionTable;
 use crate::{Cell, HexError, Player, Position};
 pub use proofs::{Proof, ProofSet, RECORD_BYTES as PROOF_RECORD_BYTES};
+pub use report::{EdgeLink, Inspection};
 use search::{Analysis, Found, Node, ProofLog, Search};
 pub use snapshot::{SnapshotCounts, SNAPSHOT_ENTRY_BYTES};
 
@@ -35,6 +37,20 @@ pub enum Rules {
     Normal,
     /// Misère Hex, also called Reverse Hex or Rex: the player who connects their edges loses.
     Misere,
+}
+
+/// Which winning moves [`Solver::solve_until`] lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveList {
+    /// One winning move when the side to move wins (as [`Solver::solve`] without `all`).
+    One,
+    /// Every winning move (as [`Solver::solve`] with `all`).
+    All,
+    /// The winning moves among those the analysis keeps (the must-play region less the
+    /// inferior cells), or among every empty cell when the analysis decides the position
+    /// outright: the list Hex engines give for "find the winning moves", which leaves out
+    /// winning moves proven no better than one kept.
+    Considered,
 }
 
 /// How a [`Solver`] is set up.
@@ -226,23 +242,28 @@ impl Solver {
         &self.tt
     }
 
+    /// A search for the same board and the same caller's stop flag as `search`, to help it.
+    fn search_like<'s>(&'s self, search: &Search<'s>) -> Search<'s> {
+        self.search(search.g.n).halting_on(search.halt())
+    }
+
     /// Whether the side to move in `node` wins, `node` being a position whose game is not over:
     /// one proof-number search on the calling thread. (Splitting one proof between threads by
     /// its moves, the first child alone and then the others in parallel, was measured to cost
     /// far more than it gained, since it must finish proofs that proof-number search would
     /// leave: the empty 6x6 board took 27.8 s on 2 threads split over the top four levels,
     /// 0.46 s on one thread. Threads share a proof as workers of one search instead: see
-    /// `shared.rs`.)
-    fn value(&self, search: &Search<'_>, node: Node) -> bool {
+    /// `shared.rs`.) `None` if the caller's stop flag was set first.
+    fn value(&self, search: &Search<'_>, node: Node) -> Option<bool> {
         let mut nodes = 0;
-        let win = search.search(node, &mut nodes);
+        let win = search.search_until(node, &mut nodes);
         search.nodes.fetch_add(nodes, Ordering::Relaxed);
         win
     }
 
     /// The value for the side to move of the move on bit `cell`: whether it wins. Idle threads
-    /// of the pool help its search.
-    fn move_wins(&self, search: &Search<'_>, node: Node, cell: usize) -> bool {
+    /// of the pool help its search. `None` if the caller's stop flag was set first.
+    fn move_wins(&self, search: &Search<'_>, node: Node, cell: usize) -> Option<bool> {
         let child = node.play(cell);
         let g = search.g;
         let connects = if node.black_to_move {
@@ -251,53 +272,104 @@ impl Solver {
             g.connects(child.white, g.west, g.east)
         };
         if connects {
-            return self.rules == Rules::Normal;
+            return Some(self.rules == Rules::Normal);
         }
-        !self.helped_value(search, child)
+        self.helped_value(search, child).map(|wins| !wins)
     }
 
     /// Solves a position: the winner, a winning move, and with `all` every winning move.
     ///
     /// Fails if the game is already over in `position`.
     pub fn solve(&self, position: &Position, all: bool) -> Result<Solution, HexError> {
+        let list = if all { MoveList::All } else { MoveList::One };
+        self.solve_until(position, list, None)
+    }
+
+    /// Solves a position as [`Solver::solve`] does, listing the winning moves that `list` asks
+    /// for, and stopping with [`HexError::Stopped`] once `stop` (when given) is set: the
+    /// searches then leave what they found in the table, so that the same solve started again
+    /// goes on from there.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use zermelo_hex::{HexError, MoveList, Player, Position, Solver, SolverConfig};
+    /// let solver = Solver::new(SolverConfig { tt_mb: 16, ..SolverConfig::default() }).unwrap();
+    /// // Stopped before it starts, the empty 8x8 board is not solved.
+    /// let stop = AtomicBool::new(true);
+    /// let stopped = solver.solve_until(&Position::new(8).unwrap(), MoveList::One, Some(&stop));
+    /// assert!(matches!(stopped, Err(HexError::Stopped)));
+    /// // The winning moves of a 4x4 position among those the analysis keeps.
+    /// let p = Position::new(4).unwrap();
+    /// let s = solver.solve_until(&p, MoveList::Considered, None).unwrap();
+    /// assert_eq!(s.winner, Player::Black);
+    /// let all = solver.solve(&p, true).unwrap().winning_moves.unwrap();
+    /// assert!(s.winning_moves.unwrap().iter().all(|m| all.contains(m)));
+    /// ```
+    pub fn solve_until(
+        &self,
+        position: &Position,
+        list: MoveList,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Solution, HexError> {
         if let Some(p) = position.connected() {
             return Err(HexError::GameOver(p.name()));
         }
         let start = Instant::now();
         let n = position.size();
-        let search = self.search(n);
+        let search = self.search(n).halting_on(stop);
         let node = Node {
             black: position.black(),
             white: position.white(),
             black_to_move: position.to_move() == Player::Black,
         };
+        let listed = match list {
+            MoveList::One => None,
+            MoveList::All => Some(position.empty()),
+            MoveList::Considered => Some(search.kept_moves(node).unwrap_or(position.empty())),
+        };
         let (winning_move, winning_moves) = self.pool.install(|| {
-            if all {
-                let cells: Vec<usize> = search.ordered(position.empty()).collect();
-                let wins: Vec<usize> = cells
+            if let Some(cells) = listed {
+                let cells: Vec<usize> = search.ordered(cells).collect();
+                let values: Vec<Option<bool>> = cells
                     .par_iter()
-                    .copied()
-                    .filter(|&c| self.move_wins(&search, node, c))
+                    .map(|&c| self.move_wins(&search, node, c))
                     .collect();
+                let mut wins = Vec::new();
+                for (&c, value) in cells.iter().zip(values) {
+                    if value.ok_or(HexError::Stopped)? {
+                        wins.push(c);
+                    }
+                }
                 let mut list: Vec<Cell> = wins.iter().map(|&c| Cell::from_index(c, n)).collect();
                 list.sort_by_key(|c| c.index(n));
-                (wins.first().copied(), Some(list))
+                Ok((wins.first().copied(), Some(list)))
             } else {
                 let first = match search.analyse(node) {
                     Analysis::Decided(true, m) => m,
                     Analysis::Decided(false, _) => None,
                     // The value first: proof-number search spreads its effort over the moves,
                     // where trying them one by one would prove every losing move tried first.
-                    Analysis::Moves(_) if !self.shared_value(&search, node) => None,
-                    Analysis::Moves(moves) => search.proven_move(node).or_else(|| {
-                        search
-                            .ordered(moves)
-                            .find(|&c| self.move_wins(&search, node, c))
-                    }),
+                    Analysis::Moves(moves) => match self.shared_value(&search, node) {
+                        None => return Err(HexError::Stopped),
+                        Some(false) => None,
+                        Some(true) => match search.proven_move(node) {
+                            Some(m) => Some(m),
+                            None => {
+                                let mut found = None;
+                                for c in search.ordered(moves) {
+                                    if self.move_wins(&search, node, c).ok_or(HexError::Stopped)? {
+                                        found = Some(c);
+                                        break;
+                                    }
+                                }
+                                found
+                            }
+                        },
+                    },
                 };
-                (first, None)
+                Ok((first, None))
             }
-        });
+        })?;
         let to_move = position.to_move();
         Ok(Solution {
             to_move,
@@ -311,6 +383,50 @@ impl Solver {
             nodes: search.nodes.load(Ordering::Relaxed),
             seconds: start.elapsed().as_secs_f64(),
         })
+    }
+
+    /// The move the search rates best in a position whose game is not over, when it could not
+    /// prove a win there (the search being stopped, or the position lost): among the moves its
+    /// analysis keeps, the one whose position the table holds as closest to a win, that is
+    /// with the least proof number for the side to move (a proven win first, then the fewest
+    /// positions left to prove, then the most left to disprove); the first in the search's
+    /// order when the table knows none of them.
+    ///
+    /// ```
+    /// use zermelo_hex::{Position, Solver, SolverConfig};
+    /// let solver = Solver::new(SolverConfig { tt_mb: 16, ..SolverConfig::default() }).unwrap();
+    /// let p = Position::from_moves(3, "").unwrap();
+    /// assert!(solver.best_move(&p).is_ok());
+    /// ```
+    pub fn best_move(&self, position: &Position) -> Result<Cell, HexError> {
+        if let Some(p) = position.connected() {
+            return Err(HexError::GameOver(p.name()));
+        }
+        let n = position.size();
+        let search = self.search(n);
+        let node = Node {
+            black: position.black(),
+            white: position.white(),
+            black_to_move: position.to_move() == Player::Black,
+        };
+        let moves = match search.analyse(node) {
+            Analysis::Decided(true, Some(m)) => return Ok(Cell::from_index(m, n)),
+            Analysis::Decided(..) => position.empty(),
+            Analysis::Moves(m) => m,
+        };
+        // A child's numbers are for the opponent: its disproof number is the mover's proof.
+        let rank = |c: usize| {
+            let (kb, kw) = search.key(node.play(c));
+            search
+                .lookup(kb, kw)
+                .map_or((u64::MAX, 0), |(pn, dn)| (dn, u64::MAX - pn))
+        };
+        let best = search
+            .ordered(moves)
+            .min_by_key(|&c| rank(c))
+            .or_else(|| position.empty().first())
+            .ok_or_else(|| HexError::BadPosition("the board is full".into()))?;
+        Ok(Cell::from_index(best, n))
     }
 
     /// The perfect-play length of `position` in plies: the winner wins as fast as possible, the
@@ -385,7 +501,9 @@ impl Solver {
         let solve = |&c: &usize| {
             let start = Instant::now();
             let search = self.search(n);
-            let wins = self.move_wins(&search, node, c);
+            let wins = self
+                .move_wins(&search, node, c)
+                .expect("a search with no stop flag ends solved");
             let opening = Opening {
                 cell: Cell::from_index(c, n),
                 first_player_wins: wins,

@@ -77,6 +77,9 @@ pub(crate) struct Search<'a> {
     proofs: Option<&'a ProofLog>,
     /// When set, the search stops where it stands ([`Search::search_until`]).
     stop: Option<&'a AtomicBool>,
+    /// The caller's stop flag ([`super::Solver::solve_until`]): like `stop`, but passed on to
+    /// every search started for the same solve, where `stop` belongs to one of them.
+    halt: Option<&'a AtomicBool>,
     /// When set, this search is one worker of a shared proof (its marks and its number), and
     /// steers away from the nodes the other workers are in.
     shared: Option<(&'a Paths, usize)>,
@@ -121,6 +124,7 @@ impl<'a> Search<'a> {
             dead: DeadCells::new(g),
             proofs: None,
             stop: None,
+            halt: None,
             shared: None,
         }
     }
@@ -139,9 +143,26 @@ impl<'a> Search<'a> {
         self
     }
 
+    /// The same search, stopping where it stands once the caller's `halt` is set (when given):
+    /// see [`Search::search_until`].
+    pub fn halting_on(mut self, halt: Option<&'a AtomicBool>) -> Search<'a> {
+        self.halt = halt;
+        self
+    }
+
+    /// The caller's stop flag, for the searches started to help this one.
+    pub fn halt(&self) -> Option<&'a AtomicBool> {
+        self.halt
+    }
+
+    /// Whether the caller has asked the solve to stop.
+    pub fn halted(&self) -> bool {
+        self.halt.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
     #[inline(always)]
     fn stopped(&self) -> bool {
-        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) || self.halted()
     }
 
     /// The same search, answering from `proofs` the positions it holds and recording there the
@@ -533,6 +554,24 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The moves of an open position that [`Search::analyse`] keeps, with both moves of each
+    /// pair it keeps one of because the position after fill-in is its own 180° rotation (the
+    /// two lead to rotated positions of equal value); `None` when the analysis decides.
+    pub fn kept_moves(&self, node: Node) -> Option<Bitboard> {
+        let Analysis::Moves(moves) = self.analyse(node) else {
+            return None;
+        };
+        let g = self.g;
+        let empty = g.board.minus(node.black | node.white);
+        let (mine, theirs) = node.sides();
+        let (mine, theirs, _, _) = self.fill_in(mine, theirs, empty, node.black_to_move);
+        let symmetric = g.rotate(mine) == mine && g.rotate(theirs) == theirs;
+        Some(match symmetric {
+            true => moves | g.rotate(moves),
+            false => moves,
+        })
+    }
+
     /// [`Search::analysis`], whole or an estimate's (`whole` false), remembering the moves of
     /// open positions in this thread's cache. An estimate's moves made whole need only the
     /// check the estimate left out.
@@ -618,8 +657,8 @@ impl<'a> Search<'a> {
             .expect("an unbounded proof-number search with no stop flag ends solved")
     }
 
-    /// Like [`Search::search`], but `None` if the stop flag ([`Search::stopping_on`]) was set
-    /// before the value was found. The search then leaves its open estimates in the table, so
+    /// Like [`Search::search`], but `None` if a stop flag ([`Search::stopping_on`],
+    /// [`Search::halting_on`]) was set before the value was found. The search then leaves its open estimates in the table, so
     /// that a search started again goes on from them.
     pub fn search_until(&self, node: Node, nodes: &mut u64) -> Option<bool> {
         let (kb, kw) = self.key(node);
@@ -644,7 +683,7 @@ impl<'a> Search<'a> {
     /// The table's entry for a node, as (proof, disproof) numbers for its side to move:
     /// (0, ∞) a proven win, (∞, 0) a proven loss.
     #[inline(always)]
-    fn lookup(&self, kb: Bitboard, kw: Bitboard) -> Option<(u64, u64)> {
+    pub fn lookup(&self, kb: Bitboard, kw: Bitboard) -> Option<(u64, u64)> {
         self.probe(kb, kw).map(|d| match d {
             TtData::Solved { win: true, .. } => (0, INF),
             TtData::Solved { win: false, .. } => (INF, 0),

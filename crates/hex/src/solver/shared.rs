@@ -26,7 +26,8 @@ impl Solver {
     /// Whether the side to move wins `root` (whose game is not over), searched by the calling
     /// thread and by every thread of the pool that is or becomes idle, as workers of one shared
     /// proof (module documentation). The nodes of all of them are added to `search.nodes`.
-    pub(super) fn shared_value(&self, search: &Search<'_>, root: Node) -> bool {
+    /// `None` if the caller's stop flag was set first.
+    pub(super) fn shared_value(&self, search: &Search<'_>, root: Node) -> Option<bool> {
         if self.threads() == 1 {
             return self.value(search, root);
         }
@@ -39,7 +40,7 @@ impl Solver {
             }
             let mut nodes = 0;
             let found = self
-                .search(search.g.n)
+                .search_like(search)
                 .stopping_on(&done)
                 .sharing(&paths, worker)
                 .search_until(root, &mut nodes);
@@ -55,8 +56,8 @@ impl Solver {
             }
             work(0);
         });
-        let value = value.into_inner().expect("no worker panics holding it");
-        value.expect("the first worker stops only once a worker has found the value")
+        // Workers stop only once one has found the value, or when the caller stops them all.
+        value.into_inner().expect("no worker panics holding it")
     }
 }
 
@@ -104,7 +105,7 @@ mod tests {
                     let solver = new_solver(rules, 2);
                     let search = solver.search(n);
                     let shared = solver.pool.install(|| solver.shared_value(&search, node));
-                    assert_eq!(shared, wins, "{rules:?} {node:?}");
+                    assert_eq!(shared, Some(wins), "{rules:?} {node:?}");
                 }
             }
         }

@@ -1,0 +1,210 @@
+//! [`Solver::inspect`]: what the engines beneath the search know of a position before any
+//! search, for display (HexGui draws it over the board).
+
+use super::connections::{self, Proves};
+use super::inferior::DeadCells;
+use super::search::{Analysis, Node};
+use super::{Rules, Solver};
+use crate::{Bitboard, Player, Position};
+
+/// The connection the connection engine proves between one player's edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct EdgeLink {
+    /// The carrier of a full connection: the player is connected whatever the opponent does
+    /// (an empty carrier when the player's stones already connect).
+    pub full: Option<Bitboard>,
+    /// A semi connection: its key (a cell index) and its carrier, key included. The player
+    /// who plays the key is fully connected.
+    pub semi: Option<(usize, Bitboard)>,
+}
+
+/// The analysis of a position for its side to move, as [`Solver::inspect`] gives it. Cells
+/// are bit indices of the board (see [`crate::Cell::from_index`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inspection {
+    /// The cells that fill-in gives each player, Black's then White's: captured pairs (a
+    /// stone of the opponent's on either cell is dead once the player answers on the other),
+    /// which change no value in either game.
+    pub captured: [Bitboard; 2],
+    /// The permanently inferior cells that fill-in gives each player, Black's then White's
+    /// (normal play only).
+    pub permanent: [Bitboard; 2],
+    /// The empty cells left dead after fill-in: a stone there, of either colour, changes no
+    /// player's connection.
+    pub dead: Bitboard,
+    /// The must-play region of the side to move after fill-in: the cells common to every semi
+    /// connection the opponent has between their edges (a move elsewhere lets the opponent
+    /// connect); every empty cell when the opponent has none, none when the opponent is
+    /// already connected.
+    pub must_play: Bitboard,
+    /// The moves the search would try: the must-play region less the dead, dominated and
+    /// reversible cells (and other moves proven no better). `None` when the analysis decides
+    /// the position by itself: then `decided` says who wins.
+    pub considered: Option<Bitboard>,
+    /// Whether the side to move wins, when the analysis alone decides it.
+    pub decided: Option<bool>,
+    /// The connections between each player's edges after fill-in, Black's then White's.
+    pub links: [EdgeLink; 2],
+}
+
+impl Solver {
+    /// The analysis of `position` for its side to move, without a search (module
+    /// documentation). Fill-in, dead cells and connections are those of the rules of this
+    /// solver.
+    ///
+    /// ```
+    /// use zermelo_hex::{Position, Solver, SolverConfig};
+    /// let solver = Solver::new(SolverConfig { tt_mb: 1, ..SolverConfig::default() }).unwrap();
+    /// // White to move after c2 on 4x4: Black's stone is connected to both edges.
+    /// let p = Position::from_moves(4, "c2").unwrap();
+    /// let seen = solver.inspect(&p).unwrap();
+    /// assert!(seen.links[0].full.is_some());
+    /// assert_eq!(seen.decided, Some(false));
+    /// ```
+    pub fn inspect(&self, position: &Position) -> Result<Inspection, crate::HexError> {
+        if let Some(p) = position.connected() {
+            return Err(crate::HexError::GameOver(p.name()));
+        }
+        let g = position.geometry();
+        let dead_cells = DeadCells::new(g);
+        let (mut black, mut white) = (position.black(), position.white());
+        let mut empty = position.empty();
+        let black_moves = position.to_move() == Player::Black;
+        let mut captured = [Bitboard::EMPTY; 2];
+        let mut permanent = [Bitboard::EMPTY; 2];
+        // Fill-in round after round, as the search does, keeping what each rule gave to whom.
+        loop {
+            let cb = dead_cells.captured(black, white, empty, true);
+            let cw = dead_cells.captured(white, black | cb, empty.minus(cb), false);
+            (black, white, empty) = (black | cb, white | cw, empty.minus(cb | cw));
+            let (mut pb, mut pw) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            if self.rules == Rules::Normal {
+                pb = dead_cells.permanently_inferior(black, white, empty, true);
+                pw = dead_cells.permanently_inferior(white, black | pb, empty.minus(pb), false);
+                (black, white, empty) = (black | pb, white | pw, empty.minus(pb | pw));
+            }
+            captured = [captured[0] | cb, captured[1] | cw];
+            permanent = [permanent[0] | pb, permanent[1] | pw];
+            if (cb | cw | pb | pw).is_empty() {
+                break;
+            }
+        }
+        let link = |stones: Bitboard, a: Bitboard, b: Bitboard| {
+            if g.connects(stones, a, b) {
+                // Connected by stones alone (fill-in's included): a full connection that
+                // needs no empty cell.
+                let link = EdgeLink {
+                    full: Some(Bitboard::EMPTY),
+                    semi: None,
+                };
+                return (link, Bitboard::EMPTY);
+            }
+            let c = connections::edge_connection(g, stones, empty, a, b, Proves::Connections);
+            (
+                EdgeLink {
+                    full: c.full,
+                    semi: c.semi,
+                },
+                c.must_play,
+            )
+        };
+        let (black_link, black_must) = link(black, g.north, g.south);
+        let (white_link, white_must) = link(white, g.west, g.east);
+        let (their_link, their_must) = match black_moves {
+            true => (white_link, white_must),
+            false => (black_link, black_must),
+        };
+        let must_play = match their_link.full {
+            Some(_) => Bitboard::EMPTY,
+            None => their_must & empty,
+        };
+        let node = Node {
+            black: position.black(),
+            white: position.white(),
+            black_to_move: black_moves,
+        };
+        let search = self.search(position.size());
+        let (considered, decided) = match search.analyse(node) {
+            Analysis::Decided(win, _) => (None, Some(win)),
+            Analysis::Moves(_) => (search.kept_moves(node), None),
+        };
+        Ok(Inspection {
+            captured,
+            permanent,
+            dead: dead_cells.find(black, white),
+            must_play,
+            considered,
+            decided,
+            links: [black_link, white_link],
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::retro::{RetroTable, RetroValue};
+    use crate::SolverConfig;
+
+    /// Every position in play of 3x3 and of 4x4 one in 7 (the side to move given by the stone
+    /// counts), checked against the retrograde oracle: a decided value is the true one; when
+    /// the side to move wins, one of the considered moves wins, and it lies in the must-play
+    /// region; a player with a full connection does not lose, nor does a player to move with
+    /// a semi one.
+    #[test]
+    fn inspections_agree_with_the_oracle() {
+        for (n, step) in [(3, 1), (4, 7)] {
+            let table = RetroTable::compute(n, false).unwrap();
+            let solver = Solver::new(SolverConfig {
+                tt_mb: 1,
+                ..SolverConfig::default()
+            })
+            .unwrap();
+            for (black, white) in super::super::colourings(n, step) {
+                for to_move in [Player::Black, Player::White] {
+                    let Ok(p) = Position::from_setup(n, black, white, to_move) else {
+                        continue;
+                    };
+                    if p.connected().is_some() {
+                        continue;
+                    }
+                    let value = |b: Bitboard, w: Bitboard, mover: Player| {
+                        // The oracle knows positions of games from the empty board only.
+                        let counts_fit = match mover {
+                            Player::Black => b.count() == w.count(),
+                            Player::White => b.count() == w.count() + 1,
+                        };
+                        counts_fit.then(|| table.value(b.0, w.0).unwrap())
+                    };
+                    let Some(v) = value(black, white, to_move) else {
+                        continue;
+                    };
+                    let wins = v == RetroValue::Win;
+                    let seen = solver.inspect(&p).unwrap();
+                    if let Some(d) = seen.decided {
+                        assert_eq!(d, wins, "{p}");
+                    }
+                    if let Some(m) = seen.considered {
+                        if wins {
+                            let child_loses = |c: usize| {
+                                let q = p.play(crate::Cell::from_index(c, n)).unwrap();
+                                q.connected().is_some()
+                                    || value(q.black(), q.white(), q.to_move())
+                                        == Some(RetroValue::Loss)
+                            };
+                            let winning = (m & seen.must_play).cells().any(child_loses);
+                            assert!(winning, "{p}");
+                        }
+                    }
+                    let mine = usize::from(to_move == Player::White);
+                    if seen.links[1 - mine].full.is_some() {
+                        assert!(!wins, "{p}");
+                    }
+                    if seen.links[mine].full.is_some() || seen.links[mine].semi.is_some() {
+                        assert!(wins, "{p}");
+                    }
+                }
+            }
+        }
+    }
+}
