@@ -270,8 +270,8 @@ impl Solver {
                 (wins.first().copied(), Some(list))
             } else {
                 let first = match search.analyse(node) {
-                    Analysis::Decided(true, m) => m,
-                    Analysis::Decided(false, _) => None,
+                    Analysis::Decided(true, m, _) => m,
+                    Analysis::Decided(false, _, _) => None,
                     // The value first: proof-number search spreads its effort over the moves,
                     // where trying them one by one would prove every losing move tried first.
                     Analysis::Moves(_) if !self.shared_value(&search, node) => None,
