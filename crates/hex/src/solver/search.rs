@@ -530,9 +530,10 @@ impl<'a> Search<'a> {
     ///
     /// *Sets of losses.* With L to move in S, let P hold the proof sets of some losing moves
     /// x, and one of those moves, and let every move of L's in P lose in S|P. Then P is a
-    /// proof set (S|P has a move, and L is not connected there, as S|P + x is lost). A move x whose set P_x ⊆ P
-    /// loses in S|P by monotonicity (S|P + x ≥ (S + x)|P_x), and a move ruled out by such an x
-    /// as well (as in the rule). The moves the analysis left out are the rest:
+    /// proof set (S|P has a move, and L is not connected there, as S|P + x is lost). A move
+    /// x whose set P_x ⊆ P loses in S|P by monotonicity (S|P + x ≥ (S + x)|P_x), and a move
+    /// ruled out by such an x as well (as in the rule); and W wins S|P with W to move too
+    /// (S|P with W to move is ≥ S|P + x). The moves the analysis left out are the rest:
     /// - *Fill-in.* Let F be S after fill-in, and let P hold the cells given to W, and the
     ///   empty neighbours of W's permanently inferior cells. Then S|P and F|P have the same
     ///   value: replay the fill-in from S|P, step by step; each position differs from the
@@ -556,10 +557,11 @@ impl<'a> Search<'a> {
     ///   in F|P as long as its witnesses are there: a dominated cell needs its dominator,
     ///   which is a move of F|P (losing, by induction along the chain of dominators, which
     ///   ends at a kept or left-out move) or, outside P, L's stone, which leaves the
-    ///   dominated cell dead; a reversible cell needs its answer and the opponent's captured
-    ///   pairs around it, all within two steps of it, and every move of F|P that is not
-    ///   reversible loses, so it does too. The empty cells within two steps of each such
-    ///   cell in P are added.
+    ///   dominated cell dead or in a captured pair of L's: L's stone there is then worth no
+    ///   more than a pass (the pair filled for L), and W wins F|P with W to move. A
+    ///   reversible cell needs its answer and the opponent's captured pairs around it, all
+    ///   within two steps of it, and every move of F|P that is not reversible loses, so it
+    ///   does too. The empty cells within two steps of each such cell in P are added.
     /// - *Rotation.* A position that is its own 180° rotation searches half its moves: its
     ///   proof set is every empty cell.
     ///
