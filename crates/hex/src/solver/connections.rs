@@ -71,6 +71,11 @@ pub(crate) struct EdgeConnection {
     /// The keys of the semi connections kept between the edges: the player who plays one is
     /// fully connected.
     pub keys: Bitboard,
+    /// The carriers (keys included) of the semi connections kept between the edges, the first
+    /// `semi_count` of them: the proof that the opponent must play in `must_play`.
+    pub semi_carriers: [Bitboard; MAX_SEMIS],
+    /// How many of `semi_carriers` are kept.
+    pub semi_count: usize,
 }
 
 /// A set of cells as a plain integer, one bit per cell, the form the engine keeps carriers in:
@@ -459,11 +464,19 @@ fn connect<C: Cells>(
         let keys = lists
             .semis(0, 1)
             .fold(Bitboard::EMPTY, |m, (_, k)| m.with(k as usize));
+        let mut semi_carriers = [Bitboard::EMPTY; MAX_SEMIS];
+        let mut semi_count = 0;
+        for (c, _) in lists.semis(0, 1) {
+            semi_carriers[semi_count] = c.board();
+            semi_count += 1;
+        }
         EdgeConnection {
             full: full.map(C::board),
             semi,
             must_play,
             keys,
+            semi_carriers,
+            semi_count,
         }
     })
 }

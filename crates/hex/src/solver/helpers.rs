@@ -55,7 +55,7 @@ impl Solver {
             return self.value(search, root);
         }
         let shared = match search.analyse(root) {
-            Analysis::Decided(win, _) => return Some(win),
+            Analysis::Decided(win, _, _) => return Some(win),
             Analysis::Moves(m) => Shared::new(search, root, m),
         };
         let mut wins = None;

@@ -345,8 +345,8 @@ impl Solver {
                 Ok((wins.first().copied(), Some(list)))
             } else {
                 let first = match search.analyse(node) {
-                    Analysis::Decided(true, m) => m,
-                    Analysis::Decided(false, _) => None,
+                    Analysis::Decided(true, m, _) => m,
+                    Analysis::Decided(false, _, _) => None,
                     // The value first: proof-number search spreads its effort over the moves,
                     // where trying them one by one would prove every losing move tried first.
                     Analysis::Moves(moves) => match self.shared_value(&search, node) {
@@ -410,7 +410,7 @@ impl Solver {
             black_to_move: position.to_move() == Player::Black,
         };
         let moves = match search.analyse(node) {
-            Analysis::Decided(true, Some(m)) => return Ok(Cell::from_index(m, n)),
+            Analysis::Decided(true, Some(m), _) => return Ok(Cell::from_index(m, n)),
             Analysis::Decided(..) => position.empty(),
             Analysis::Moves(m) => m,
         };
@@ -638,4 +638,78 @@ pub(crate) fn random_colouring(
         }
     }
     (black, white)
+}
+
+/// Exact values of positions with either side to move, by memoised minimax: every
+/// position of a 4x4 board in a table indexed by base-3 codes (digit i: 0 empty, 1 Black,
+/// 2 White), larger boards in a map.
+#[cfg(test)]
+pub(crate) struct Minimax {
+    /// The board.
+    pub g: &'static crate::Geometry,
+    powers: Vec<u64>,
+    table: Vec<u8>,
+    map: std::collections::HashMap<(u128, u128, bool), bool>,
+}
+
+#[cfg(test)]
+impl Minimax {
+    /// An empty memo for the n x n board.
+    pub fn new(n: usize) -> Minimax {
+        let powers: Vec<u64> = (0..n * n).map(|i| 3u64.pow(i as u32)).collect();
+        let table = match n <= 4 {
+            true => vec![0; 2 * 3usize.pow((n * n) as u32)],
+            false => Vec::new(),
+        };
+        Minimax {
+            g: crate::Geometry::of(n),
+            powers,
+            table,
+            map: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Whether the side to move (Black if `black_to_move`) wins.
+    pub fn wins(
+        &mut self,
+        black: crate::Bitboard,
+        white: crate::Bitboard,
+        black_to_move: bool,
+    ) -> bool {
+        let g = self.g;
+        if g.connects(black, g.north, g.south) {
+            return black_to_move;
+        }
+        if g.connects(white, g.west, g.east) {
+            return !black_to_move;
+        }
+        let code: u64 = black.cells().map(|i| self.powers[i]).sum::<u64>()
+            + white.cells().map(|i| 2 * self.powers[i]).sum::<u64>();
+        let at = 2 * code as usize + usize::from(black_to_move);
+        let known = match self.table.is_empty() {
+            true => self.map.get(&(black.0, white.0, black_to_move)).copied(),
+            false => [None, Some(true), Some(false)][usize::from(self.table[at])],
+        };
+        if let Some(win) = known {
+            return win;
+        }
+        let mut win = false;
+        for i in self.g.board.minus(black | white).cells() {
+            let reply = match black_to_move {
+                true => self.wins(black.with(i), white, false),
+                false => self.wins(black, white.with(i), true),
+            };
+            if !reply {
+                win = true;
+                break;
+            }
+        }
+        match self.table.is_empty() {
+            true => {
+                self.map.insert((black.0, white.0, black_to_move), win);
+            }
+            false => self.table[at] = if win { 1 } else { 2 },
+        }
+        win
+    }
 }

@@ -104,9 +104,8 @@ impl DeadCells {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{colourings, random_colouring, xorshift};
+    use crate::solver::{colourings, random_colouring, xorshift, Minimax};
     use crate::Geometry;
-    use std::collections::HashMap;
 
     /// The cells of the pattern, as offsets (dx, dy) from c in the drawing of the module's
     /// documentation (rotation 0), with what each must be: X's, empty, or one of the sides.
@@ -196,71 +195,6 @@ mod tests {
             }
         }
         assert!(found > 1000, "only {found} cells found");
-    }
-
-    /// Exact values of positions with either side to move, by memoised minimax: every
-    /// position of a 4x4 board in a table indexed by base-3 codes (digit i: 0 empty, 1 Black,
-    /// 2 White), larger boards in a map.
-    struct Minimax {
-        g: &'static Geometry,
-        powers: Vec<u64>,
-        table: Vec<u8>,
-        map: HashMap<(u128, u128, bool), bool>,
-    }
-
-    impl Minimax {
-        fn new(n: usize) -> Minimax {
-            let powers: Vec<u64> = (0..n * n).map(|i| 3u64.pow(i as u32)).collect();
-            let table = match n <= 4 {
-                true => vec![0; 2 * 3usize.pow((n * n) as u32)],
-                false => Vec::new(),
-            };
-            Minimax {
-                g: Geometry::of(n),
-                powers,
-                table,
-                map: HashMap::new(),
-            }
-        }
-
-        /// Whether the side to move (Black if `black_to_move`) wins.
-        fn wins(&mut self, black: Bitboard, white: Bitboard, black_to_move: bool) -> bool {
-            let g = self.g;
-            if g.connects(black, g.north, g.south) {
-                return black_to_move;
-            }
-            if g.connects(white, g.west, g.east) {
-                return !black_to_move;
-            }
-            let code: u64 = black.cells().map(|i| self.powers[i]).sum::<u64>()
-                + white.cells().map(|i| 2 * self.powers[i]).sum::<u64>();
-            let at = 2 * code as usize + usize::from(black_to_move);
-            let known = match self.table.is_empty() {
-                true => self.map.get(&(black.0, white.0, black_to_move)).copied(),
-                false => [None, Some(true), Some(false)][usize::from(self.table[at])],
-            };
-            if let Some(win) = known {
-                return win;
-            }
-            let mut win = false;
-            for i in self.g.board.minus(black | white).cells() {
-                let reply = match black_to_move {
-                    true => self.wins(black.with(i), white, false),
-                    false => self.wins(black, white.with(i), true),
-                };
-                if !reply {
-                    win = true;
-                    break;
-                }
-            }
-            match self.table.is_empty() {
-                true => {
-                    self.map.insert((black.0, white.0, black_to_move), win);
-                }
-                false => self.table[at] = if win { 1 } else { 2 },
-            }
-            win
-        }
     }
 
     /// The theorem against exact values: on 4x4 positions (one colouring in four, a step

@@ -125,7 +125,7 @@ impl Solver {
         };
         let search = self.search(position.size());
         let (considered, decided) = match search.analyse(node) {
-            Analysis::Decided(win, _) => (None, Some(win)),
+            Analysis::Decided(win, _, _) => (None, Some(win)),
             Analysis::Moves(_) => (search.kept_moves(node), None),
         };
         Ok(Inspection {

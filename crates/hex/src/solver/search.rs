@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use crate::tt::{TranspositionTable, TtData, MAX_PN};
 use crate::{Bitboard, Geometry};
 
-use super::connections::{self, Proves};
+use super::connections::{self, EdgeConnection, Proves};
 use super::inferior::DeadCells;
 use super::moves_cache;
 use super::paths::Paths;
@@ -55,10 +55,27 @@ impl Node {
 
 /// What the cheap analysis of a node concludes before any move is tried.
 pub(crate) enum Analysis {
-    /// The value is known: `true` if the side to move wins, with a winning move when there is one.
-    Decided(bool, Option<usize>),
+    /// The value is known: `true` if the side to move wins, with a winning move when there is
+    /// one, and a proof set of the win (see [`Search::loss_proof`]; in misère play every empty
+    /// cell).
+    Decided(bool, Option<usize>, Bitboard),
     /// The moves that must be searched (all others are proven no better).
     Moves(Bitboard),
+}
+
+/// A position after fill-in ([`Search::fill_in`]), the mover's side first.
+struct Filled {
+    mine: Bitboard,
+    theirs: Bitboard,
+    empty: Bitboard,
+    /// The cells given to the mover.
+    fill_mine: Bitboard,
+    /// The cells that a proof set of the mover's win must hold for the fill-in to stand
+    /// (see [`Search::loss_proof`]): those given to the mover, and the empty neighbours of the
+    /// mover's permanently inferior cells.
+    needs_mine: Bitboard,
+    /// The same for a win of the opponent's.
+    needs_theirs: Bitboard,
 }
 
 /// Shared, read-only state of one solve, plus the node counter.
@@ -312,31 +329,40 @@ impl<'a> Search<'a> {
         let (mine, theirs) = node.sides();
         let (ma, mb, ta, tb) = self.edges(node.black_to_move);
         let own_connecting = g.winning_cells(mine, empty, ma, mb);
+        // The trivial proof set, the only one kept in misère play.
+        let all = empty;
         // The stones after fill-in, for the symmetry test.
         let filled;
         let mut moves = match self.rules {
             Rules::Normal => {
                 if let Some(i) = self.first_in_order(own_connecting) {
-                    return Analysis::Decided(true, Some(i));
+                    return Analysis::Decided(true, Some(i), Bitboard::single(i));
                 }
                 let threats = g.winning_cells(theirs, empty, ta, tb);
                 let mut moves = match threats.count() {
                     0 => empty,
                     1 => threats,
-                    _ => return Analysis::Decided(false, None),
+                    _ => {
+                        let two = threats
+                            .cells()
+                            .take(2)
+                            .fold(Bitboard::EMPTY, Bitboard::with);
+                        return Analysis::Decided(false, None, two);
+                    }
                 };
                 // Fill-in: captured pairs and permanently inferior cells go to their owner,
                 // which leaves the value unchanged and makes the connections below stronger;
                 // the moves found in the filled position win in this one (proof above).
-                let (mine, theirs, empty, fill_mine) =
-                    self.fill_in(mine, theirs, empty, node.black_to_move);
+                let f = self.fill_in(mine, theirs, empty, node.black_to_move);
+                let (mine, theirs, empty) = (f.mine, f.theirs, f.empty);
                 if g.connects(mine, ma, mb) {
                     // The filled position is won even with the opponent to move, so every
                     // move wins; one of the mover's pairs is as good as any.
-                    return Analysis::Decided(true, self.first_in_order(fill_mine));
+                    let any = self.first_in_order(f.fill_mine);
+                    return Analysis::Decided(true, any, f.needs_mine);
                 }
                 if g.connects(theirs, ta, tb) {
-                    return Analysis::Decided(false, None);
+                    return Analysis::Decided(false, None, f.needs_theirs);
                 }
                 moves &= empty;
                 filled = if node.black_to_move {
@@ -345,18 +371,27 @@ impl<'a> Search<'a> {
                     (theirs, mine)
                 };
                 if own {
-                    if let Some(won) = self.connected_win(mine, empty, node.black_to_move) {
+                    if let Some(won) = self.connected_win(&f, node.black_to_move) {
                         return won;
                     }
                 }
                 let other =
                     connections::edge_connection(g, theirs, empty, ta, tb, Proves::Connections);
-                if other.full.is_some() {
-                    return Analysis::Decided(false, None);
+                if let Some(carrier) = other.full {
+                    return Analysis::Decided(false, None, carrier | f.needs_theirs);
                 }
                 moves &= other.must_play;
                 if moves.is_empty() {
-                    return Analysis::Decided(false, None);
+                    // Every cell left is answered: the threat, or the key of a semi
+                    // connection that misses it.
+                    let threat = threats.first();
+                    let seed = match (threat, other.semi) {
+                        (Some(t), _) => Bitboard::single(t),
+                        (None, Some((_, carrier))) => carrier,
+                        (None, None) => unreachable!("an empty must-play region has a semi"),
+                    };
+                    let proof = cover(&other, threat, seed, empty);
+                    return Analysis::Decided(false, None, proof | f.needs_theirs);
                 }
                 // A stone on a dead cell is worth a pass, never more than another move.
                 let (black, white) = filled;
@@ -380,25 +415,25 @@ impl<'a> Search<'a> {
                 let (symmetric, mirror) = self.colour_mirror(mine, theirs);
                 let mover_moves_last = empty.count() % 2 == 1;
                 if symmetric && mover_moves_last {
-                    return Analysis::Decided(false, None);
+                    return Analysis::Decided(false, None, all);
                 }
                 if let Some(m) = mirror.first().filter(|_| !mover_moves_last) {
-                    return Analysis::Decided(true, Some(m));
+                    return Analysis::Decided(true, Some(m), all);
                 }
                 // Fill-in: captured pairs go to their owner (proof above); the count of empty
                 // cells keeps its parity.
                 let raw_empty = empty;
-                let (mine, theirs, empty, fill_mine) =
-                    self.fill_in(mine, theirs, empty, node.black_to_move);
+                let f = self.fill_in(mine, theirs, empty, node.black_to_move);
+                let (mine, theirs, empty, fill_mine) = (f.mine, f.theirs, f.empty, f.fill_mine);
                 if g.connects(mine, ma, mb) {
-                    return Analysis::Decided(false, None);
+                    return Analysis::Decided(false, None, all);
                 }
                 if g.connects(theirs, ta, tb) {
                     // Every move of the filled position wins, and so does one on a captured
                     // cell of the mover's (the other cell of its pair is then dead). Should the
                     // filled board be full of the opponent's pairs, the search finds the move.
                     match self.first_in_order(empty | fill_mine) {
-                        Some(m) => return Analysis::Decided(true, Some(m)),
+                        Some(m) => return Analysis::Decided(true, Some(m), all),
                         None => return Analysis::Moves(raw_empty.minus(own_connecting)),
                     }
                 }
@@ -410,24 +445,24 @@ impl<'a> Search<'a> {
                 let own_connecting = g.winning_cells(mine, empty, ma, mb);
                 let safe = empty.minus(own_connecting);
                 if safe.is_empty() {
-                    return Analysis::Decided(false, None);
+                    return Analysis::Decided(false, None, all);
                 }
                 // The parity of forbidden cells, as explained above.
                 if mover_moves_last && !own_connecting.is_empty() {
-                    return Analysis::Decided(false, None);
+                    return Analysis::Decided(false, None, all);
                 }
                 if !mover_moves_last {
                     let forbidden = g.winning_cells(theirs, empty, ta, tb);
                     if !forbidden.is_empty() {
                         if let Some(m) = self.first_in_order(safe.minus(forbidden)) {
-                            return Analysis::Decided(true, Some(m));
+                            return Analysis::Decided(true, Some(m), all);
                         }
                     }
                 }
                 // Pairing strategies, as explained above: a full pairing loses for its owner.
                 let own = connections::edge_connection(g, mine, empty, ma, mb, Proves::Pairings);
                 if own.full.is_some() || (own.semi.is_some() && mover_moves_last) {
-                    return Analysis::Decided(false, None);
+                    return Analysis::Decided(false, None, all);
                 }
                 // The opponent's losing pairing: its cells, and whether the mover may open one
                 // of its pairs when no cell is left outside (a full pairing) or not (a semi one).
@@ -443,7 +478,7 @@ impl<'a> Search<'a> {
                         .first_in_order(safe.minus(cells))
                         .or_else(|| self.first_in_order(safe).filter(|_| inside_too));
                     if let Some(m) = reply {
-                        return Analysis::Decided(true, Some(m));
+                        return Analysis::Decided(true, Some(m), all);
                     }
                 }
                 // Losing moves: the key of a semi pairing of the mover's makes it full, and a
@@ -454,9 +489,9 @@ impl<'a> Search<'a> {
                 // loses, every move loses.
                 let (black, white) = filled;
                 match self.first_in_order(safe & self.dead.find(black, white)) {
-                    Some(d) if losing.has(d) => return Analysis::Decided(false, None),
+                    Some(d) if losing.has(d) => return Analysis::Decided(false, None, all),
                     Some(d) => Bitboard::single(d),
-                    None if moves.is_empty() => return Analysis::Decided(false, None),
+                    None if moves.is_empty() => return Analysis::Decided(false, None, all),
                     None => {
                         self.dead
                             .misere_superior(mine, theirs, empty, node.black_to_move, moves)
@@ -472,22 +507,135 @@ impl<'a> Search<'a> {
     }
 
     /// Normal play: the win that the mover's own connection between their edges gives, in a
-    /// position after fill-in (stones `mine`, cells `empty`): a full connection wins whatever
-    /// the mover plays, a semi one by its key.
-    fn connected_win(
-        &self,
-        mine: Bitboard,
-        empty: Bitboard,
-        black_to_move: bool,
-    ) -> Option<Analysis> {
+    /// position after fill-in `f`: a full connection wins whatever the mover plays, a semi one
+    /// by its key. Its proof set is the connection's carrier and what the mover's fill-in needs.
+    fn connected_win(&self, f: &Filled, black_to_move: bool) -> Option<Analysis> {
         let (ma, mb, _, _) = self.edges(black_to_move);
-        let own = connections::edge_connection(self.g, mine, empty, ma, mb, Proves::Connections);
+        let own =
+            connections::edge_connection(self.g, f.mine, f.empty, ma, mb, Proves::Connections);
         if let Some(carrier) = own.full {
             // Connected whatever the opponent does: any move keeps it so.
-            let any = self.first_in_order(carrier).or(self.first_in_order(empty));
-            return Some(Analysis::Decided(true, any));
+            let any = self
+                .first_in_order(carrier)
+                .or(self.first_in_order(f.empty));
+            return Some(Analysis::Decided(true, any, carrier | f.needs_mine));
         }
-        own.semi.map(|(key, _)| Analysis::Decided(true, Some(key)))
+        own.semi
+            .map(|(key, carrier)| Analysis::Decided(true, Some(key), carrier | f.needs_mine))
+    }
+
+    /// Normal play: a proof set of the opponent's win in `node`, whose mover loses, given the
+    /// moves its analysis left (`moves`) and `seed`: the proof sets of some refuted moves and
+    /// one refuted move, such that every move of `moves` is refuted by one of those sets or
+    /// ruled out by one (see below).
+    ///
+    /// **Proof sets.** A proof set of a position won by player W against L is a set P of its
+    /// empty cells such that W still wins, with the same side to move, once every empty cell
+    /// outside P is given to L; write S|P for that position. Every empty cell is a (trivial)
+    /// proof set, and a superset of a proof set is one.
+    ///
+    /// *Monotonicity.* Say S ≤ S′ for W when both have the same side to move and S′ comes from
+    /// S by changing cells of L's to empty or W's, and empty cells to W's. *If W wins S, W wins
+    /// S′.* By induction on the empty cells of S′. If W is connected in S, so in S′. Otherwise
+    /// L is not connected in S (W wins it), nor in S′ (fewer stones of L's); if W is connected
+    /// in S′ we are done, and otherwise S′ has an empty cell (a full board has a connection).
+    /// W to move: a winning move z of S is empty or W's in S′; W plays z, or any empty cell if
+    /// z is W's already, and the position reached is ≥ S + z. L to move: each move w of S′ is
+    /// empty or L's in S; S + w ≤ S′ + w, and if w is L's in S, S + u ≤ S′ + w for any empty
+    /// cell u of S (S is not full, as nobody is connected), which L's move u loses.
+    ///
+    /// *Sets of wins.* If W wins S by move m, and P′ is a proof set of S + m, then P′ ∪ {m} is
+    /// one of S: S|P played at m is (S + m)|P′. A connection of W's between W's edges has its
+    /// carrier (key included for a semi connection, W to move) as proof set; a cell where W's
+    /// stone connects at once, W to move, has that cell; and when L is to move and W has two
+    /// such cells, the two of them are one.
+    ///
+    /// *Refutation (the rule).* Let L be to move in S, let the move x lose, and let P be a proof
+    /// set of W's win in S + x. Then every move y of L's outside P ∪ {x} loses too: S + y ≥
+    /// (S + x)|P, as the two differ only at x (L's in the second, empty in the first), at y
+    /// (L's in both) and outside P (L's in the second). L's stone on y is outside everything W
+    /// needs, and L's stone on x only helped L. So a node's moves shrink to P ∪ {x} as each is
+    /// refuted, and the unions of these sets over refuted moves are all that stays to search.
+    ///
+    /// *Sets of losses.* With L to move in S, let P hold the proof sets of some losing moves
+    /// x, and one of those moves, and let every move of L's in P lose in S|P. Then P is a
+    /// proof set (S|P has a move, and L is not connected there, as S|P + x is lost). A move
+    /// x whose set P_x ⊆ P loses in S|P by monotonicity (S|P + x ≥ (S + x)|P_x), and a move
+    /// ruled out by such an x as well (as in the rule); and W wins S|P with W to move too
+    /// (S|P with W to move is ≥ S|P + x). The moves the analysis left out are the rest:
+    /// - *Fill-in.* Let F be S after fill-in, and let P hold the cells given to W, and the
+    ///   empty neighbours of W's permanently inferior cells. Then S|P and F|P have the same
+    ///   value: replay the fill-in from S|P, step by step; each position differs from the
+    ///   one of the original at the same step only by stones of L's on cells outside P. W's
+    ///   captured pairs stay captured (they are in P, and a dead cell stays dead when more
+    ///   cells are fixed), W's permanently inferior cells keep their three empty neighbours
+    ///   (in P) and the rest of their pattern (stones, and more of L's only settle a side);
+    ///   L's cells, if not L's already, stay fillable after more stones of L's (shown in
+    ///   the inferior-cell modules for the player's own moves). So F|P is what remains.
+    ///   And a move x of F|P that loses in S|P loses in F|P: add W's filled cells (more of
+    ///   W's stones), then L's, step by step, each valid after the extra stones of L's on x
+    ///   and outside P as just said. So only the moves of F|P need answers.
+    /// - *Threat.* If W has one cell t that connects them, L's moves other than t lose in
+    ///   S|P once t is in P.
+    /// - *Must-play region.* A move y outside the region of W's semi connections (in F)
+    ///   misses the carrier C of one of them, with its key; with C in P, W takes the key in
+    ///   F|P + y and is connected ([`cover`] adds the smallest such C for each y in P).
+    /// - *Dead cells.* A dead cell of F is dead in F|P, so L's stone there is worth W's
+    ///   stone there, which is ≥ F|P + x for a losing move x of P: no cell needed.
+    /// - *Dominated and reversible cells* ([`DeadCells::superior`]). The theorem there holds
+    ///   in F|P as long as its witnesses are there: a dominated cell needs its dominator,
+    ///   which is a move of F|P (losing, by induction along the chain of dominators, which
+    ///   ends at a kept or left-out move) or, outside P, L's stone, which leaves the
+    ///   dominated cell dead or in a captured pair of L's: L's stone there is then worth no
+    ///   more than a pass (the pair filled for L), and W wins F|P with W to move. A
+    ///   reversible cell needs its answer and the opponent's captured pairs around it, all
+    ///   within two steps of it, and every move of F|P that is not reversible loses, so it
+    ///   does too. The empty cells within two steps of each such cell in P are added.
+    /// - *Rotation.* A position that is its own 180° rotation searches half its moves: its
+    ///   proof set is every empty cell.
+    ///
+    /// The additions bring new cells into P, so they repeat until nothing changes.
+    ///
+    /// *Misère play.* The order ≤ does not hold there: a stone of one's own can hurt, and a
+    /// cell given to a player changes the parity of the cells left, which decides many
+    /// misère positions. So misère proof sets are all the trivial one, and the rule never
+    /// prunes a move there.
+    fn loss_proof(&self, node: Node, moves: Bitboard, seed: Bitboard) -> Bitboard {
+        let g = self.g;
+        let all = g.board.minus(node.black | node.white);
+        let (mine, theirs) = node.sides();
+        let (_, _, ta, tb) = self.edges(node.black_to_move);
+        // At most one: two decide the analysis.
+        let threats = g.winning_cells(theirs, all, ta, tb);
+        let threat = threats.first();
+        let f = self.fill_in(mine, theirs, all, node.black_to_move);
+        let (black, white) = match node.black_to_move {
+            true => (f.mine, f.theirs),
+            false => (f.theirs, f.mine),
+        };
+        if g.rotate(black) == black && g.rotate(white) == white {
+            return all;
+        }
+        let other = connections::edge_connection(g, f.theirs, f.empty, ta, tb, Proves::Connections);
+        let candidates = match threat {
+            Some(_) => threats,
+            None => all,
+        } & f.empty
+            & other.must_play;
+        let left_out = f.empty.minus(candidates);
+        let inferior = candidates.minus(moves).minus(self.dead.find(black, white));
+        let near = |set: Bitboard| set | g.neighbours(set);
+        let mut proof = seed | f.needs_theirs;
+        loop {
+            let before = proof;
+            proof = cover(&other, threat, proof, left_out);
+            for y in (proof & inferior).cells() {
+                proof |= near(near(Bitboard::single(y))) & f.empty;
+            }
+            if proof == before {
+                return proof;
+            }
+        }
     }
 
     /// Colour symmetry of a position, the mover's stones `mine` and the opponent's `theirs`:
@@ -518,16 +666,17 @@ impl<'a> Search<'a> {
 
     /// Fill-in (see [`Search::analyse`]): each player's captured pairs given to that player,
     /// and in normal play their permanently inferior cells too, round after round while the
-    /// new stones make more. Returns the mover's stones, the opponent's, the empty cells left,
-    /// and the cells given to the mover.
+    /// new stones make more.
     fn fill_in(
         &self,
         mut mine: Bitboard,
         mut theirs: Bitboard,
         mut empty: Bitboard,
         black_to_move: bool,
-    ) -> (Bitboard, Bitboard, Bitboard, Bitboard) {
-        let mut fill_mine = Bitboard::EMPTY;
+    ) -> Filled {
+        let before = empty;
+        let (mut fill_mine, mut fill_theirs) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        let (mut inferior_mine, mut inferior_theirs) = (Bitboard::EMPTY, Bitboard::EMPTY);
         loop {
             let fm = self.dead.captured(mine, theirs, empty, black_to_move);
             let ft = self
@@ -548,8 +697,19 @@ impl<'a> Search<'a> {
                 (mine, theirs, empty) = (mine | pm, theirs | pt, empty.minus(pm | pt));
             }
             fill_mine |= fm | pm;
+            fill_theirs |= ft | pt;
+            (inferior_mine, inferior_theirs) = (inferior_mine | pm, inferior_theirs | pt);
             if (fm | ft | pm | pt).is_empty() {
-                return (mine, theirs, empty, fill_mine);
+                // A permanently inferior cell's pattern needs its three empty neighbours.
+                let g = self.g;
+                return Filled {
+                    mine,
+                    theirs,
+                    empty,
+                    fill_mine,
+                    needs_mine: fill_mine | (g.neighbours(inferior_mine) & before),
+                    needs_theirs: fill_theirs | (g.neighbours(inferior_theirs) & before),
+                };
             }
         }
     }
@@ -564,7 +724,7 @@ impl<'a> Search<'a> {
         let g = self.g;
         let empty = g.board.minus(node.black | node.white);
         let (mine, theirs) = node.sides();
-        let (mine, theirs, _, _) = self.fill_in(mine, theirs, empty, node.black_to_move);
+        let Filled { mine, theirs, .. } = self.fill_in(mine, theirs, empty, node.black_to_move);
         let symmetric = g.rotate(mine) == mine && g.rotate(theirs) == theirs;
         Some(match symmetric {
             true => moves | g.rotate(moves),
@@ -585,8 +745,8 @@ impl<'a> Search<'a> {
             Some((moves, _)) => {
                 let (mine, theirs) = node.sides();
                 let empty = self.g.board.minus(node.black | node.white);
-                let (mine, _, empty, _) = self.fill_in(mine, theirs, empty, node.black_to_move);
-                self.connected_win(mine, empty, node.black_to_move)
+                let f = self.fill_in(mine, theirs, empty, node.black_to_move);
+                self.connected_win(&f, node.black_to_move)
                     .unwrap_or(Analysis::Moves(moves))
             }
             None => self.analysis(node, whole),
@@ -645,7 +805,7 @@ impl<'a> Search<'a> {
         match self.probe(kb, kw) {
             Some(TtData::Solved { win, .. }) => Some(win),
             _ => match self.analyse(node) {
-                Analysis::Decided(win, _) => Some(win),
+                Analysis::Decided(win, _, _) => Some(win),
                 Analysis::Moves(_) => None,
             },
         }
@@ -674,10 +834,18 @@ impl<'a> Search<'a> {
             live.fetch_add(*nodes - before - steps * LIVE_STEP, Ordering::Relaxed);
         }
         match result {
-            (0, _) => Some(true),
-            (_, 0) => Some(false),
+            (0, _, _) => Some(true),
+            (_, 0, _) => Some(false),
             _ => None,
         }
+    }
+
+    /// A full search of `node` (whose game is not over): whether its side to move wins, and
+    /// the proof set the search found for the win.
+    #[cfg(test)]
+    fn proven(&self, node: Node) -> (bool, Bitboard) {
+        let (pn, _, proof) = self.dfpn(node, INF, INF, &mut 0);
+        (pn == 0, proof)
     }
 
     /// The table's entry for a node, as (proof, disproof) numbers for its side to move:
@@ -697,12 +865,13 @@ impl<'a> Search<'a> {
     /// reaches its threshold; with infinite thresholds it returns only when the node is solved.
     /// Proven values come only from proven children, so they are exact whatever the numbers
     /// (which only steer the search). Positions of Hex never repeat, so the table is a cache of
-    /// a directed acyclic graph and no cycle handling is needed.
+    /// a directed acyclic graph and no cycle handling is needed. A solved node comes with a
+    /// proof set of its win (see [`Search::loss_proof`]), and an open one with no cell.
     ///
     /// A child's first estimate comes from the cheap analysis: its side to move needs one move
     /// to win and must see all its candidate moves refuted to lose, so moves that leave the
     /// opponent few replies are tried first.
-    fn dfpn(&self, node: Node, th_pn: u64, th_dn: u64, nodes: &mut u64) -> (u64, u64) {
+    fn dfpn(&self, node: Node, th_pn: u64, th_dn: u64, nodes: &mut u64) -> (u64, u64, Bitboard) {
         let key = self.key(node);
         let Some((paths, worker)) = self.shared else {
             return self.expand(node, key, th_pn, th_dn, nodes);
@@ -715,6 +884,9 @@ impl<'a> Search<'a> {
     }
 
     /// The body of [`Search::dfpn`] for a node whose table key is `(kb, kw)`.
+    ///
+    /// Proof sets (normal play, see [`Search::loss_proof`]): once a move x is refuted with
+    /// proof set P, every move outside P ∪ {x} is refuted too, and is not searched.
     #[inline(always)]
     fn expand(
         &self,
@@ -723,7 +895,7 @@ impl<'a> Search<'a> {
         th_pn: u64,
         th_dn: u64,
         nodes: &mut u64,
-    ) -> (u64, u64) {
+    ) -> (u64, u64, Bitboard) {
         *nodes += 1;
         if *nodes % LIVE_STEP == 0 {
             if let Some(live) = self.live {
@@ -732,28 +904,47 @@ impl<'a> Search<'a> {
         }
         let moves = match self.analyse_cached(node, true) {
             Analysis::Moves(m) => m,
-            Analysis::Decided(win, best) => {
+            Analysis::Decided(win, best, proof) => {
                 // Decided only now, by the check its estimate left out: kept, so that the
                 // parent's next visit finds it without an analysis.
                 self.tt.store(kb, kw, decided(win, best));
-                return if win { (0, INF) } else { (INF, 0) };
+                self.keep_proof(node, proof);
+                return if win {
+                    (0, INF, proof)
+                } else {
+                    (INF, 0, proof)
+                };
             }
         };
         let start = *nodes;
-        // Children: (cell, proof, disproof) for the child's side to move.
+        // Children: (cell, proof, disproof) for the child's side to move, and the proof set of
+        // a solved child.
         let mut kids = [(0u8, 0u64, 0u64); 128];
+        let mut proofs = [Bitboard::EMPTY; 128];
         let mut len = 0;
+        // The moves no refuted sibling's proof set has ruled out: within P ∪ {x} for each
+        // refuted move x with proof set P.
+        let mut open = moves;
         for cell in self.ordered(moves) {
+            if !open.has(cell) {
+                continue;
+            }
             let child = node.play(cell);
             let (cb, cw) = self.key(child);
-            let (cpn, cdn) = match self.lookup(cb, cw) {
-                Some(v) => v,
+            let (cpn, cdn, proof) = match self.lookup(cb, cw) {
+                Some((cpn, cdn)) if cpn == 0 || cdn == 0 => (cpn, cdn, self.kept_proof(child)),
+                Some((cpn, cdn)) => (cpn, cdn, Bitboard::EMPTY),
                 None => {
                     // Remembered so that a re-expansion of this node (df-pn comes back to a
                     // node many times) does not analyse its children again.
-                    let (data, v) = match self.analyse_cached(child, false) {
-                        Analysis::Decided(win, best) => {
-                            (decided(win, best), if win { (0, INF) } else { (INF, 0) })
+                    let (data, v, proof) = match self.analyse_cached(child, false) {
+                        Analysis::Decided(win, best, proof) => {
+                            self.keep_proof(child, proof);
+                            (
+                                decided(win, best),
+                                if win { (0, INF) } else { (INF, 0) },
+                                proof,
+                            )
                         }
                         Analysis::Moves(m) => (
                             TtData::Open {
@@ -762,17 +953,21 @@ impl<'a> Search<'a> {
                                 work: 0,
                             },
                             (1, u64::from(m.count())),
+                            Bitboard::EMPTY,
                         ),
                     };
                     self.tt.store(cb, cw, data);
-                    v
+                    (v.0, v.1, proof)
                 }
             };
             if cdn == 0 {
-                self.store_solved(node, (kb, kw), Some(cell as u8), 1);
-                return (0, INF);
+                return self.won(node, (kb, kw), cell, proof, 1);
+            }
+            if cpn == 0 {
+                open &= proof.with(cell);
             }
             kids[len] = (cell as u8, cpn, cdn);
+            proofs[len] = proof;
             len += 1;
         }
         let kids = &mut kids[..len];
@@ -782,13 +977,24 @@ impl<'a> Search<'a> {
             // child to search is the one with the least disproof number, where a child another
             // worker is in counts as harder (its virtual number): unless that makes every child
             // look past the threshold, when the worker follows the other into the best child
-            // rather than leave a node it can still make progress in.
+            // rather than leave a node it can still make progress in. A child a sibling's
+            // proof set rules out counts as refuted.
             let (mut least, mut least_virtual, mut dn) = (Least::NONE, Least::NONE, 0u64);
             for (i, kid) in kids.iter_mut().enumerate() {
+                if !open.has(kid.0 as usize) && kid.1 != 0 {
+                    continue;
+                }
                 if let Some((paths, worker)) = self.shared {
                     // Another worker may have moved this child on since it was last read.
-                    let (cb, cw) = self.key(node.play(kid.0 as usize));
+                    let child = node.play(kid.0 as usize);
+                    let (cb, cw) = self.key(child);
                     if let Some(v) = self.lookup(cb, cw) {
+                        if v.0 == 0 && kid.1 != 0 {
+                            proofs[i] = self.kept_proof(child);
+                            open &= proofs[i].with(kid.0 as usize);
+                        } else if v.1 == 0 {
+                            proofs[i] = self.kept_proof(child);
+                        }
                         (kid.1, kid.2) = v;
                     }
                     let mut virtual_dn = kid.2;
@@ -802,12 +1008,14 @@ impl<'a> Search<'a> {
             }
             let pn = least.value;
             if pn == 0 {
-                self.store_solved(node, (kb, kw), Some(kids[least.index].0), *nodes - start);
-                return (0, INF);
+                let (cell, proof) = (kids[least.index].0 as usize, proofs[least.index]);
+                return self.won(node, (kb, kw), cell, proof, *nodes - start);
             }
             if dn == 0 {
                 self.store_solved(node, (kb, kw), None, *nodes - start);
-                return (INF, 0);
+                let proof = self.lost(node, moves, kids, &proofs);
+                self.keep_proof(node, proof);
+                return (INF, 0, proof);
             }
             if pn >= th_pn || dn >= th_dn || self.stopped() {
                 self.tt.store(
@@ -819,7 +1027,7 @@ impl<'a> Search<'a> {
                         work: work_log(*nodes - start),
                     },
                 );
-                return (pn, dn);
+                return (pn, dn, Bitboard::EMPTY);
             }
             let chosen = if self.shared.is_some() && least_virtual.value < th_pn {
                 least_virtual
@@ -831,9 +1039,74 @@ impl<'a> Search<'a> {
             let (cell, cpn, _) = kids[best];
             let child_th_pn = th_dn - (dn - cpn);
             let child_th_dn = th_pn.min(second.saturating_add(second / 4).saturating_add(1));
-            let (npn, ndn) = self.dfpn(node.play(cell as usize), child_th_pn, child_th_dn, nodes);
+            let (npn, ndn, proof) =
+                self.dfpn(node.play(cell as usize), child_th_pn, child_th_dn, nodes);
             kids[best].1 = npn;
             kids[best].2 = ndn;
+            proofs[best] = proof;
+            if npn == 0 {
+                open &= proof.with(cell as usize);
+            }
+        }
+    }
+
+    /// A node won by `cell`, whose child has proof set `proof`: stored, and returned as the
+    /// numbers of a win with the proof set of the win (the move and the child's set).
+    fn won(
+        &self,
+        node: Node,
+        key: (Bitboard, Bitboard),
+        cell: usize,
+        proof: Bitboard,
+        work: u64,
+    ) -> (u64, u64, Bitboard) {
+        self.store_solved(node, key, Some(cell as u8), work);
+        let proof = proof.with(cell);
+        self.keep_proof(node, proof);
+        (0, INF, proof)
+    }
+
+    /// The proof set of a node lost once every child in `kids` is refuted, by search or by a
+    /// sibling's proof set; `moves` are the moves its analysis left.
+    fn lost(
+        &self,
+        node: Node,
+        moves: Bitboard,
+        kids: &[(u8, u64, u64)],
+        proofs: &[Bitboard; 128],
+    ) -> Bitboard {
+        if self.rules == Rules::Misere {
+            return self.g.board.minus(node.black | node.white);
+        }
+        // Every refuted child's set, and one refuted move, so that the position with the cells
+        // outside the set given to the mover still has a move (see loss_proof).
+        let mut seed = Bitboard::EMPTY;
+        for (kid, proof) in kids.iter().zip(proofs) {
+            if kid.1 == 0 {
+                if seed.is_empty() {
+                    seed = seed.with(kid.0 as usize);
+                }
+                seed |= *proof;
+            }
+        }
+        self.loss_proof(node, moves, seed)
+    }
+
+    /// The proof set kept for a proven node, or every empty cell (the trivial one) when none
+    /// is kept here.
+    #[inline]
+    fn kept_proof(&self, node: Node) -> Bitboard {
+        let tag = moves_cache::tag(self.g.n, self.rules == Rules::Misere, node.black_to_move);
+        moves_cache::get_proof(node.black, node.white, tag)
+            .unwrap_or_else(|| self.g.board.minus(node.black | node.white))
+    }
+
+    /// Keeps the proof set of a proven node for the next visit of its parent (normal play).
+    #[inline]
+    fn keep_proof(&self, node: Node, proof: Bitboard) {
+        if self.rules == Rules::Normal {
+            let tag = moves_cache::tag(self.g.n, false, node.black_to_move);
+            moves_cache::put_proof(node.black, node.white, tag, proof);
         }
     }
 
@@ -911,11 +1184,45 @@ impl<'a> Search<'a> {
                         let g = self.g;
                         let over = g.connects(child.black, g.north, g.south)
                             || g.connects(child.white, g.west, g.east);
-                        !over && matches!(self.analyse(child), Analysis::Decided(false, _))
+                        !over && matches!(self.analyse(child), Analysis::Decided(false, _, _))
                     }
                 }
             })
     }
+}
+
+/// Normal play: `proof`, a set of cells for the opponent's win, grown until every cell of it
+/// in `left_out` (empty after fill-in, outside the mover's candidates for the opponent's
+/// threat `threat` or must-play region, `other`) is answered: by the threat (which goes in),
+/// or by the smallest carrier of the opponent's semi connections that misses it, key
+/// included (see [`Search::loss_proof`]).
+fn cover(
+    other: &EdgeConnection,
+    threat: Option<usize>,
+    mut proof: Bitboard,
+    left_out: Bitboard,
+) -> Bitboard {
+    let missing = |y: usize| {
+        other.semi_carriers[..other.semi_count]
+            .iter()
+            .filter(|c| !c.has(y))
+            .min_by_key(|c| c.count())
+            .copied()
+            .expect("a cell outside the must-play region misses a semi connection's carrier")
+    };
+    if let Some(t) = threat {
+        proof = proof.with(t);
+        if left_out.has(t) {
+            proof |= missing(t);
+        }
+        return proof;
+    }
+    let mut answered = Bitboard::EMPTY;
+    while let Some(y) = (proof & left_out).minus(answered).first() {
+        answered = answered.with(y);
+        proof |= missing(y);
+    }
+    proof
 }
 
 /// The table entry of a position its analysis decides.
@@ -1005,7 +1312,8 @@ fn centre_first(n: usize) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::retro::RetroTable;
-    use crate::solver::{in_play, oracle_move_wins as move_wins};
+    use crate::solver::{colourings, in_play, oracle_move_wins as move_wins};
+    use crate::solver::{random_colouring, xorshift, Minimax};
 
     /// Colour symmetry (misère): in a position that a reflection swapping the players' edges
     /// maps onto itself with the colours swapped, the mover wins exactly when the number of
@@ -1042,6 +1350,95 @@ mod tests {
         assert!(
             symmetric > 100 && mirrors > 1_000,
             "{symmetric} symmetric positions, {mirrors} mirror moves"
+        );
+    }
+
+    /// Proof sets against exact values (memoised minimax, either side to move), normal play:
+    /// the winner of a position still wins once every empty cell outside the proof set the
+    /// search gives is the loser's, and for each move x the opponent refutes with proof set
+    /// P, every move outside P ∪ {x} loses too, the rule by which the search skips them. On
+    /// 4x4 colourings (one in 1999, either side to move) and random 5x5 positions with at most
+    /// ten empty cells.
+    #[test]
+    fn proof_sets_hold_and_rule_out_only_losing_moves() {
+        // The sets found and the moves ruled out, for one position.
+        fn check(search: &Search, m: &mut Minimax, node: Node) -> (usize, usize) {
+            let g = search.g;
+            let over = |v: Node| {
+                g.connects(v.black, g.north, g.south) || g.connects(v.white, g.west, g.east)
+            };
+            if over(node) {
+                return (0, 0);
+            }
+            let empty = g.board.minus(node.black | node.white);
+            let context = format!("{}x{} {node:?}", g.n, g.n);
+            let (win, proof) = search.proven(node);
+            assert_eq!(
+                win,
+                m.wins(node.black, node.white, node.black_to_move),
+                "{context}"
+            );
+            assert_eq!(proof.minus(empty), Bitboard::EMPTY, "{context}");
+            let rest = empty.minus(proof);
+            let (b, w) = match win != node.black_to_move {
+                true => (node.black | rest, node.white),
+                false => (node.black, node.white | rest),
+            };
+            let kept = m.wins(b, w, node.black_to_move);
+            assert_eq!(kept, win, "{context}: proof set {proof:?}");
+            let mut ruled_out = 0;
+            for x in empty.cells() {
+                let child = node.play(x);
+                if over(child) {
+                    continue;
+                }
+                let (refuted, p) = search.proven(child);
+                if !refuted {
+                    continue;
+                }
+                for y in empty.minus(p.with(x)).cells() {
+                    let other = node.play(y);
+                    let loses = m.wins(other.black, other.white, other.black_to_move);
+                    assert!(loses, "{context}: move {x} refuted with {p:?}, {y} wins");
+                    ruled_out += 1;
+                }
+            }
+            (usize::from(rest != Bitboard::EMPTY), ruled_out)
+        }
+        let (mut small, mut ruled_out) = (0, 0);
+        let mut m4 = Minimax::new(4);
+        let tt = TranspositionTable::with_megabytes(16).unwrap();
+        let search = Search::new(&tt, Rules::Normal, 4);
+        for (black, white) in colourings(4, 1999) {
+            for black_to_move in [true, false] {
+                let node = Node {
+                    black,
+                    white,
+                    black_to_move,
+                };
+                let (a, b) = check(&search, &mut m4, node);
+                (small, ruled_out) = (small + a, ruled_out + b);
+            }
+        }
+        let search = Search::new(&tt, Rules::Normal, 5);
+        let mut next = xorshift(0x5EED_0005);
+        let mut sampled = 0;
+        while sampled < 150 {
+            let (black, white) = random_colouring(5, 7, &mut next);
+            if search.g.board.minus(black | white).count() > 10 {
+                continue;
+            }
+            let node = Node {
+                black,
+                white,
+                black_to_move: black.count() <= white.count(),
+            };
+            let (a, b) = check(&search, &mut Minimax::new(5), node);
+            (small, ruled_out, sampled) = (small + a, ruled_out + b, sampled + 1);
+        }
+        assert!(
+            small > 1_000 && ruled_out > 10_000,
+            "{small} sets smaller than every empty cell, {ruled_out} moves ruled out"
         );
     }
 
@@ -1082,7 +1479,7 @@ mod tests {
     fn an_estimate_is_the_whole_analysis_less_the_own_connection() {
         // A decided value, or the moves of an open position.
         let seen = |a: Analysis| match a {
-            Analysis::Decided(win, _) => (Some(win), Bitboard::EMPTY),
+            Analysis::Decided(win, _, _) => (Some(win), Bitboard::EMPTY),
             Analysis::Moves(moves) => (None, moves),
         };
         let mut wins_left_out = 0;
@@ -1126,7 +1523,7 @@ mod tests {
                     let (black, white) = (node.black.0, node.white.0);
                     let context = format!("{rules:?} {n}x{n} black {black:#x} white {white:#x}");
                     match search.analyse(node) {
-                        Analysis::Decided(win, best) => {
+                        Analysis::Decided(win, best, _) => {
                             decided += 1;
                             assert_eq!(win, wins, "decided value, {context}");
                             if let Some(m) = best {
