@@ -80,6 +80,18 @@ fn every_4x4_position_matches_the_oracle_misere() {
 }
 
 #[test]
+fn the_rotation_changes_no_bit_and_no_count() {
+    for (size, lowest) in [(1, 0), (2, 0), (3, 0), (4, 0), (5, 24)] {
+        for rules in [Rules::Normal, Rules::Misere] {
+            let engine = Engine::new(size, rules).unwrap();
+            let with = layers(&engine, lowest);
+            let without = layers(&engine.clone().without_rotation(), lowest);
+            assert!(with == without, "{size}x{size} {rules:?}");
+        }
+    }
+}
+
+#[test]
 fn a_single_position_is_valued_as_in_its_layer() {
     let engine = Engine::new(3, Rules::Misere).unwrap();
     let all = layers(&engine, 4);

@@ -36,11 +36,6 @@ impl Edges {
         }
     }
 
-    /// Every cell of the board.
-    pub(super) fn board(&self) -> u64 {
-        self.board
-    }
-
     /// The cells next to some cell of `set`: (x ± 1, y), (x, y ± 1), (x + 1, y − 1), (x − 1, y + 1).
     #[inline]
     fn neighbours(&self, set: u64) -> u64 {

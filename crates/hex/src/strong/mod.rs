@@ -49,8 +49,9 @@ use rayon::prelude::*;
 
 use crate::Rules;
 use connect::Edges;
-use ranking::{compact, deposit, next_set, Binomials};
+use ranking::{compact, next_set, rank_set, Binomials};
 pub use ranking::{Ranking, MAX_STRONG_SIZE};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Positions a worker takes at a time: 2¹⁸ bits, 32 KiB of a layer.
 const CHUNK_WORDS: usize = 1 << 12;
@@ -213,6 +214,7 @@ pub struct Engine {
     ranking: Ranking,
     rules: Rules,
     edges: Edges,
+    rotation: bool,
 }
 
 impl Engine {
@@ -223,7 +225,18 @@ impl Engine {
             ranking,
             rules,
             edges: Edges::new(size),
+            rotation: true,
         })
+    }
+
+    /// The same engine searching every position, without the 180° rotation: it writes the
+    /// same layers, more slowly (a check of the rotation, and its measure).
+    #[must_use]
+    pub fn without_rotation(self) -> Engine {
+        Engine {
+            rotation: false,
+            ..self
+        }
     }
 
     /// The numbering of the positions.
@@ -247,6 +260,9 @@ impl Engine {
     /// Computes layer `stones` from the next one (`None` only for the full board, which has no
     /// moves left), on rayon's threads; `progress` is told of every batch of positions done.
     ///
+    /// With the rotation (the default), a position whose 180° rotation has a smaller index is
+    /// not searched: a second, cheap pass copies its mirror's bit.
+    ///
     /// Memory: the new layer's bits, [`Engine::layer_bytes`], besides the next layer's.
     pub fn layer(
         &self,
@@ -256,18 +272,39 @@ impl Engine {
     ) -> Result<(Layer, LayerCounts), StrongError> {
         self.check_next(stones, next)?;
         let len = self.ranking.layer_len(stones);
-        let mut words = vec![0u64; words_for(len)];
+        let words: Vec<AtomicU64> = vec![0u64; words_for(len)]
+            .into_iter()
+            .map(AtomicU64::new)
+            .collect();
+        let bounds = |chunk: usize, words: &[AtomicU64]| {
+            let start = (chunk * CHUNK_WORDS * 64) as u64;
+            (start, (start + words.len() as u64 * 64).min(len))
+        };
         let counts = words
-            .par_chunks_mut(CHUNK_WORDS)
+            .par_chunks(CHUNK_WORDS)
             .enumerate()
             .map(|(chunk, words)| {
-                let start = (chunk * CHUNK_WORDS * 64) as u64;
-                let end = (start + words.len() as u64 * 64).min(len);
-                let counts = self.fill(stones, start, end, next, words);
+                let (start, end) = bounds(chunk, words);
+                let mut bits = vec![0u64; words.len()];
+                let counts = self.fill(stones, start, end, next, self.rotation, &mut bits);
+                for (word, bits) in words.iter().zip(bits) {
+                    word.store(bits, Ordering::Relaxed);
+                }
                 progress(end - start);
                 counts
             })
             .reduce(LayerCounts::default, |a, b| a + b);
+        if self.rotation {
+            words
+                .par_chunks(CHUNK_WORDS)
+                .enumerate()
+                .for_each(|(chunk, chunk_words)| {
+                    let (start, end) = bounds(chunk, chunk_words);
+                    self.fill_mirrors(stones, start, end, &words, chunk_words);
+                });
+        }
+        // The same allocation, taken back as plain words (same size and alignment).
+        let words = words.into_iter().map(AtomicU64::into_inner).collect();
         Ok((Layer { stones, len, words }, counts))
     }
 
@@ -281,7 +318,7 @@ impl Engine {
     ) -> Result<bool, StrongError> {
         self.check_next(stones, next)?;
         let mut word = [0u64];
-        self.fill(stones, index, index + 1, next, &mut word);
+        self.fill(stones, index, index + 1, next, false, &mut word);
         Ok(word[0] & 1 == 1)
     }
 
@@ -301,110 +338,290 @@ impl Engine {
     }
 
     /// Computes positions `start..end` of layer `stones` into `words` (bit i − start for
-    /// position i), and counts them.
+    /// position i), and counts them. With `rotation`, positions whose rotation has a smaller
+    /// index are left at 0 for [`Engine::fill_mirrors`], and each position searched counts for
+    /// its rotation too.
     fn fill(
         &self,
         stones: usize,
         start: u64,
         end: u64,
         next: Option<&Layer>,
+        rotation: bool,
         words: &mut [u64],
     ) -> LayerCounts {
         let binom = self.ranking.binom();
         let cells = self.ranking.cells();
-        let board = self.edges.board();
         let black_moves = stones % 2 == 0;
         let misere = self.rules == Rules::Misere;
-        let white_sets = self.ranking.white_sets(stones);
         let child_white_sets = if stones < cells {
             self.ranking.white_sets(stones + 1)
         } else {
             0
         };
-        let (black_count, white_count) = Ranking::stone_counts(stones);
-
-        let mut black_rank = start / white_sets;
-        let (mut black, white) = self.ranking.position(stones, start);
-        let mut free = board & !black;
-        let mut compact_white = compact(white, free);
-        let compact_limit = 1u64 << (cells - black_count);
+        let mut walk = Walk::new(&self.ranking, stones, start);
+        let mut mirror_rank = walk.mirror_black_rank();
         let mut black_sums = [0u64; ranking::SUMS];
-        insertion_sums(binom, black, &mut black_sums);
+        insertion_sums(binom, walk.black, &mut black_sums);
         let mut white_sums = [0u64; ranking::SUMS];
-        let mut children = [0u64; ranking::SUMS * 2];
-        let mut counts = LayerCounts::default();
+        let mut children = [0u64; ranking::SUMS];
+        let mut counts = LayerCounts {
+            positions: end - start,
+            ..LayerCounts::default()
+        };
 
-        for index in start..end {
-            let white = deposit(compact_white, free);
-            let black_joined = self.edges.black_joins(black);
-            let white_joined = !black_joined && self.edges.white_joins(white);
-            let bit = if black_joined || white_joined {
-                counts.terminal += 1;
-                // Joined by the player who moved last: White moved last when Black is to move.
-                let last_mover_joined = if black_moves {
-                    white_joined
-                } else {
-                    black_joined
-                };
-                last_mover_joined && misere
+        let mut index = start;
+        while index < end {
+            // How many positions this one stands for: 2 with its rotation, 1 when it is its own
+            // rotation, 0 when its rotation (smaller) stands for it.
+            let weight = if !rotation {
+                1
+            } else if mirror_rank != walk.black_rank {
+                if mirror_rank < walk.black_rank {
+                    // The whole black set is the rotation of an earlier one: skip it.
+                    index += walk.white_sets - walk.white_rank;
+                    if index < end {
+                        walk.next_black();
+                        mirror_rank = walk.mirror_black_rank();
+                        insertion_sums(binom, walk.black, &mut black_sums);
+                    }
+                    continue;
+                }
+                2
             } else {
-                let next = next.expect("a position with moves has a next layer");
-                let mut empty = free & !white;
-                let mut n = 0;
-                if black_moves {
-                    shifted_sums(binom, compact_white, &mut white_sums);
-                    while empty != 0 {
-                        let c = empty.trailing_zeros() as usize;
-                        let below = (1u64 << c) - 1;
-                        let t = (black & below).count_ones() as usize;
-                        let s = (white & below).count_ones() as usize;
-                        children[n] = (black_sums[t] + binom.get(c, t + 1)) * child_white_sets
-                            + white_sums[s];
-                        n += 1;
-                        empty &= empty - 1;
-                    }
-                } else {
-                    insertion_sums(binom, compact_white, &mut white_sums);
-                    let base = black_rank * child_white_sets;
-                    while empty != 0 {
-                        let c = empty.trailing_zeros() as usize;
-                        let below = (1u64 << c) - 1;
-                        let q = c - (black & below).count_ones() as usize;
-                        let s = (white & below).count_ones() as usize;
-                        children[n] = base + white_sums[s] + binom.get(q, s + 1);
-                        n += 1;
-                        empty &= empty - 1;
-                    }
+                match walk.mirror_index().cmp(&index) {
+                    std::cmp::Ordering::Greater => 2,
+                    std::cmp::Ordering::Equal => 1,
+                    std::cmp::Ordering::Less => 0,
                 }
-                let wins = children[..n].iter().any(|&child| !next.get(child));
-                counts.mover_wins += u64::from(wins);
-                wins
             };
-            let offset = index - start;
-            words[(offset / 64) as usize] |= u64::from(bit) << (offset % 64);
-            counts.ones += u64::from(bit);
-
-            // On to the next position: the next white set, or the next black set and the first
-            // white set.
-            if index + 1 < end {
-                let next_white = if white_count > 0 {
-                    next_set(compact_white)
+            if weight > 0 {
+                let (black, white, free) = (walk.black, walk.white, walk.free);
+                let black_joined = self.edges.black_joins(black);
+                let white_joined = !black_joined && self.edges.white_joins(white);
+                let bit = if black_joined || white_joined {
+                    counts.terminal += weight;
+                    // Joined by the player who moved last: White when Black is to move.
+                    let last_mover_joined = if black_moves {
+                        white_joined
+                    } else {
+                        black_joined
+                    };
+                    last_mover_joined && misere
                 } else {
-                    compact_limit
+                    let next = next.expect("a position with moves has a next layer");
+                    let compact_white = compact(white, free);
+                    let mut empty = free & !white;
+                    let mut n = 0;
+                    if black_moves {
+                        shifted_sums(binom, compact_white, &mut white_sums);
+                        while empty != 0 {
+                            let c = empty.trailing_zeros() as usize;
+                            let below = (1u64 << c) - 1;
+                            let t = (black & below).count_ones() as usize;
+                            let s = (white & below).count_ones() as usize;
+                            children[n] = (black_sums[t] + binom.get(c, t + 1)) * child_white_sets
+                                + white_sums[s];
+                            n += 1;
+                            empty &= empty - 1;
+                        }
+                    } else {
+                        insertion_sums(binom, compact_white, &mut white_sums);
+                        let base = walk.black_rank * child_white_sets;
+                        while empty != 0 {
+                            let c = empty.trailing_zeros() as usize;
+                            let below = (1u64 << c) - 1;
+                            let q = c - (black & below).count_ones() as usize;
+                            let s = (white & below).count_ones() as usize;
+                            children[n] = base + white_sums[s] + binom.get(q, s + 1);
+                            n += 1;
+                            empty &= empty - 1;
+                        }
+                    }
+                    let wins = children[..n].iter().any(|&child| !next.get(child));
+                    counts.mover_wins += weight * u64::from(wins);
+                    wins
                 };
-                if next_white < compact_limit {
-                    compact_white = next_white;
-                } else {
-                    black = next_set(black);
-                    black_rank += 1;
-                    free = board & !black;
-                    compact_white = (1 << white_count) - 1;
-                    insertion_sums(binom, black, &mut black_sums);
-                }
+                let offset = index - start;
+                words[(offset / 64) as usize] |= u64::from(bit) << (offset % 64);
+                counts.ones += weight * u64::from(bit);
+            }
+            index += 1;
+            if index < end && walk.step() {
+                mirror_rank = walk.mirror_black_rank();
+                insertion_sums(binom, walk.black, &mut black_sums);
             }
         }
-        counts.positions = end - start;
         counts
+    }
+
+    /// The second pass of the rotation: gives each position of `start..end` that
+    /// [`Engine::fill`] left to its rotation the bit of its rotation, read from `layer` (whose
+    /// searched bits are all final), into `words` (the words of `start..end`).
+    fn fill_mirrors(
+        &self,
+        stones: usize,
+        start: u64,
+        end: u64,
+        layer: &[AtomicU64],
+        words: &[AtomicU64],
+    ) {
+        let mut walk = Walk::new(&self.ranking, stones, start);
+        let mut mirror_rank = walk.mirror_black_rank();
+        let mut bits = 0u64;
+        let mut index = start;
+        let get = |i: u64| layer[(i / 64) as usize].load(Ordering::Relaxed) >> (i % 64) & 1;
+        while index < end {
+            let offset = index - start;
+            if mirror_rank > walk.black_rank {
+                // Every position of this black set was searched.
+                let skip = (walk.white_sets - walk.white_rank).min(end - index);
+                // Flush the bits of the words passed over.
+                let last = offset + skip;
+                if (offset / 64) != (last / 64) || last == end - start {
+                    words[(offset / 64) as usize].fetch_or(bits, Ordering::Relaxed);
+                    bits = 0;
+                }
+                index += skip;
+                if index < end {
+                    walk.next_black();
+                    mirror_rank = walk.mirror_black_rank();
+                }
+                continue;
+            }
+            let mirror = walk.mirror_index();
+            if mirror < index {
+                bits |= get(mirror) << (offset % 64);
+            }
+            index += 1;
+            if offset % 64 == 63 || index == end {
+                words[(offset / 64) as usize].fetch_or(bits, Ordering::Relaxed);
+                bits = 0;
+            }
+            if index < end && walk.step() {
+                mirror_rank = walk.mirror_black_rank();
+            }
+        }
+    }
+}
+
+/// The positions of a layer in index order, stepped through without ranking each afresh: the
+/// white set moves to the next set of the cells not black (the next in the colex order of
+/// their compact numbering), and when none is left, the black set to the next.
+struct Walk<'a> {
+    binom: &'a Binomials,
+    board: u64,
+    cells: usize,
+    white_count: usize,
+    /// White sets for each black set.
+    white_sets: u64,
+    black: u64,
+    white: u64,
+    /// The cells not black.
+    free: u64,
+    /// `lowest_free[m]`: the m lowest cells of `free`.
+    lowest_free: [u64; ranking::SUMS],
+    black_rank: u64,
+    white_rank: u64,
+    /// The cells the rotated black set leaves, and its rank.
+    mirror_free: u64,
+    mirror_base: u64,
+}
+
+impl<'a> Walk<'a> {
+    fn new(ranking: &'a Ranking, stones: usize, index: u64) -> Walk<'a> {
+        let cells = ranking.cells();
+        let (black, white) = ranking.position(stones, index);
+        let white_sets = ranking.white_sets(stones);
+        let board = (1u64 << cells) - 1;
+        let mut walk = Walk {
+            binom: ranking.binom(),
+            board,
+            cells,
+            white_count: Ranking::stone_counts(stones).1,
+            white_sets,
+            black,
+            white,
+            free: board & !black,
+            lowest_free: [0; ranking::SUMS],
+            black_rank: index / white_sets,
+            white_rank: index % white_sets,
+            mirror_free: 0,
+            mirror_base: 0,
+        };
+        walk.set_lowest_free();
+        walk
+    }
+
+    fn set_lowest_free(&mut self) {
+        let mut rest = self.free;
+        for m in 1..=self.free.count_ones() as usize {
+            self.lowest_free[m] = self.lowest_free[m - 1] | (rest & rest.wrapping_neg());
+            rest &= rest - 1;
+        }
+    }
+
+    /// Moves to the next position (there must be one); true when the black set changed.
+    #[inline]
+    fn step(&mut self) -> bool {
+        if self.white_count > 0 {
+            // Add one at the lowest white cell, carrying through white and black cells alike:
+            // the lowest run of white cells (in the compact numbering) moves up by one, and
+            // all but one of its cells go back to the lowest free cells.
+            let low = self.white & self.white.wrapping_neg();
+            let raised = (self.white | !self.free).wrapping_add(low) & self.free;
+            if raised != 0 {
+                self.white =
+                    raised | self.lowest_free[self.white_count - raised.count_ones() as usize];
+                self.white_rank += 1;
+                return false;
+            }
+        }
+        self.next_black();
+        true
+    }
+
+    /// Moves to the first position of the next black set (there must be one).
+    fn next_black(&mut self) {
+        self.black = next_set(self.black);
+        self.black_rank += 1;
+        self.free = self.board & !self.black;
+        self.set_lowest_free();
+        self.white = self.lowest_free[self.white_count];
+        self.white_rank = 0;
+    }
+
+    /// The 180° rotation of a set of cells: cell i goes to n² − 1 − i.
+    #[inline]
+    fn rotate(&self, set: u64) -> u64 {
+        set.reverse_bits() >> (64 - self.cells)
+    }
+
+    /// The rank of the rotated black set; keeps the rotated set for [`Walk::mirror_index`].
+    fn mirror_black_rank(&mut self) -> u64 {
+        let black = self.rotate(self.black);
+        self.mirror_free = self.board & !black;
+        self.mirror_base = rank_set(self.binom, black);
+        self.mirror_base
+    }
+
+    /// The index of the rotated position ([`Walk::mirror_black_rank`] having been called for
+    /// this black set): the rotated white set ranked among the cells the rotated black set
+    /// leaves.
+    #[inline]
+    fn mirror_index(&self) -> u64 {
+        let mut rest = self.rotate(self.white);
+        let mut rank = self.mirror_base * self.white_sets;
+        let mut j = 1;
+        while rest != 0 {
+            let cell = rest & rest.wrapping_neg();
+            rank += self
+                .binom
+                .get((self.mirror_free & (cell - 1)).count_ones() as usize, j);
+            j += 1;
+            rest ^= cell;
+        }
+        rank
     }
 }
 
