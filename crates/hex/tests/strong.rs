@@ -213,3 +213,24 @@ fn sampled_5x5_layers_21_to_25_match_a_naive_search() {
     last_5x5_layers(Rules::Normal, 22, 50_000);
     last_5x5_layers(Rules::Misere, 22, 50_000);
 }
+
+#[test]
+fn progress_counts_every_position_once() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    for engine in [
+        Engine::new(4, Rules::Normal).unwrap(),
+        Engine::new(4, Rules::Normal).unwrap().without_rotation(),
+    ] {
+        let mut next = None;
+        for stones in (0..=16).rev() {
+            let done = AtomicU64::new(0);
+            let (layer, _) = engine
+                .layer(stones, next.as_ref(), &|n| {
+                    done.fetch_add(n, Ordering::Relaxed);
+                })
+                .unwrap();
+            assert_eq!(done.into_inner(), layer.len(), "layer {stones}");
+            next = Some(layer);
+        }
+    }
+}

@@ -286,11 +286,12 @@ impl Engine {
             .map(|(chunk, words)| {
                 let (start, end) = bounds(chunk, words);
                 let mut bits = vec![0u64; words.len()];
-                let counts = self.fill(stones, start, end, next, self.rotation, &mut bits);
+                let (counts, searched) =
+                    self.fill(stones, start, end, next, self.rotation, &mut bits);
                 for (word, bits) in words.iter().zip(bits) {
                     word.store(bits, Ordering::Relaxed);
                 }
-                progress(end - start);
+                progress(searched);
                 counts
             })
             .reduce(LayerCounts::default, |a, b| a + b);
@@ -300,7 +301,8 @@ impl Engine {
                 .enumerate()
                 .for_each(|(chunk, chunk_words)| {
                     let (start, end) = bounds(chunk, chunk_words);
-                    self.fill_mirrors(stones, start, end, &words, chunk_words);
+                    let copied = self.fill_mirrors(stones, start, end, &words, chunk_words);
+                    progress(copied);
                 });
         }
         // The same allocation, taken back as plain words (same size and alignment).
@@ -318,7 +320,7 @@ impl Engine {
     ) -> Result<bool, StrongError> {
         self.check_next(stones, next)?;
         let mut word = [0u64];
-        self.fill(stones, index, index + 1, next, false, &mut word);
+        let _ = self.fill(stones, index, index + 1, next, false, &mut word);
         Ok(word[0] & 1 == 1)
     }
 
@@ -338,9 +340,9 @@ impl Engine {
     }
 
     /// Computes positions `start..end` of layer `stones` into `words` (bit i − start for
-    /// position i), and counts them. With `rotation`, positions whose rotation has a smaller
-    /// index are left at 0 for [`Engine::fill_mirrors`], and each position searched counts for
-    /// its rotation too.
+    /// position i), and counts them; gives the counts and the number of positions searched.
+    /// With `rotation`, positions whose rotation has a smaller index are left at 0 for
+    /// [`Engine::fill_mirrors`], and each position searched counts for its rotation too.
     fn fill(
         &self,
         stones: usize,
@@ -349,7 +351,7 @@ impl Engine {
         next: Option<&Layer>,
         rotation: bool,
         words: &mut [u64],
-    ) -> LayerCounts {
+    ) -> (LayerCounts, u64) {
         let binom = self.ranking.binom();
         let cells = self.ranking.cells();
         let black_moves = stones % 2 == 0;
@@ -370,6 +372,7 @@ impl Engine {
             ..LayerCounts::default()
         };
 
+        let mut searched = 0;
         let mut index = start;
         while index < end {
             // How many positions this one stands for: 2 with its rotation, 1 when it is its own
@@ -396,6 +399,7 @@ impl Engine {
                 }
             };
             if weight > 0 {
+                searched += 1;
                 let (black, white, free) = (walk.black, walk.white, walk.free);
                 let black_joined = self.edges.black_joins(black);
                 let white_joined = !black_joined && self.edges.white_joins(white);
@@ -452,12 +456,13 @@ impl Engine {
                 insertion_sums(binom, walk.black, &mut black_sums);
             }
         }
-        counts
+        (counts, searched)
     }
 
     /// The second pass of the rotation: gives each position of `start..end` that
     /// [`Engine::fill`] left to its rotation the bit of its rotation, read from `layer` (whose
-    /// searched bits are all final), into `words` (the words of `start..end`).
+    /// searched bits are all final), into `words` (the words of `start..end`); gives the number
+    /// of bits copied.
     fn fill_mirrors(
         &self,
         stones: usize,
@@ -465,9 +470,10 @@ impl Engine {
         end: u64,
         layer: &[AtomicU64],
         words: &[AtomicU64],
-    ) {
+    ) -> u64 {
         let mut walk = Walk::new(&self.ranking, stones, start);
         let mut mirror_rank = walk.mirror_black_rank();
+        let mut copied = 0;
         let mut bits = 0u64;
         let mut index = start;
         let get = |i: u64| layer[(i / 64) as usize].load(Ordering::Relaxed) >> (i % 64) & 1;
@@ -492,6 +498,7 @@ impl Engine {
             let mirror = walk.mirror_index();
             if mirror < index {
                 bits |= get(mirror) << (offset % 64);
+                copied += 1;
             }
             index += 1;
             if offset % 64 == 63 || index == end {
@@ -502,6 +509,7 @@ impl Engine {
                 mirror_rank = walk.mirror_black_rank();
             }
         }
+        copied
     }
 }
 
