@@ -19,7 +19,7 @@ use crate::progress::Progress;
 /// Layer K holds every position with K stones (Black as many as White or one more), one bit a
 /// position: whether the side to move wins. Each layer is written as soon as it is finished, so
 /// a run stopped anywhere goes on from its last finished layer when run again with the same
-/// folder. Memory: the two largest neighbouring layers (5x5: about 6.4 GiB), checked before
+/// folder. Memory: the two largest neighbouring layers (5x5: 6.1 GiB, layers 16 and 17), checked before
 /// anything is allocated. `zermelo hex lookup --db DIR` answers positions from the folder.
 #[derive(clap::Args)]
 pub struct Args {
