@@ -19,8 +19,9 @@ use crate::progress::Progress;
 /// Layer K holds every position with K stones (Black as many as White or one more), one bit a
 /// position: whether the side to move wins. Each layer is written as soon as it is finished, so
 /// a run stopped anywhere goes on from its last finished layer when run again with the same
-/// folder. Memory: the two largest neighbouring layers (5x5: 6.1 GiB, layers 16 and 17), checked before
-/// anything is allocated. `zermelo hex lookup --db DIR` answers positions from the folder.
+/// folder. Memory: the two largest neighbouring layers (5x5: 6.1 GiB, layers 16 and 17),
+/// checked before anything is allocated. `zermelo hex lookup --db DIR` answers positions from
+/// the folder.
 #[derive(clap::Args)]
 pub struct Args {
     /// Board size, 1 to 5 (6 only for endgame layers, with --down-to).
