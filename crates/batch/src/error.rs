@@ -50,6 +50,9 @@ pub enum Error {
     /// The Hex engine refused something (a board size, a proof).
     #[error(transparent)]
     Hex(#[from] zermelo_hex::HexError),
+    /// The layered Hex engine refused something (a board size, a position, a layer).
+    #[error(transparent)]
+    Strong(#[from] zermelo_hex::strong::StrongError),
     /// The Grundy engine refused something (a game code, a table).
     #[error(transparent)]
     Grundy(#[from] zermelo_grundy::GrundyError),

@@ -61,6 +61,7 @@ pub mod run;
 pub mod shard;
 pub mod status;
 pub mod stream;
+pub mod strong;
 pub mod table;
 
 pub use error::Error;

@@ -569,3 +569,59 @@ fn stream_folders() {
         },
     );
 }
+
+/// A strong-solution folder for the 2x2 board: layer files whose headers are right but for the
+/// fields drawn (or wholly drawn), with payloads of the right length or not, then read as
+/// `hex strong` resumes them and as `hex lookup --db` answers from them.
+#[test]
+fn strong_solution_layers() {
+    use zermelo_batch::strong::{layer_path, lowest_finished, read_layer, Database};
+    use zermelo_hex::strong::Engine;
+    let dir = scratch();
+    let layers = (
+        prop::collection::vec(
+            (
+                0usize..=4,
+                header(),
+                any::<bool>(),
+                prop::collection::vec(any::<u8>(), 0..16),
+                any::<bool>(),
+            ),
+            0..5,
+        ),
+        any::<bool>(),
+        (0u64..16, 0u64..16),
+    );
+    fuzz(layers, |(files, misere, (black, white))| {
+        let rules = if misere { Rules::Misere } else { Rules::Normal };
+        let engine = Engine::new(2, rules).unwrap();
+        for entry in std::fs::read_dir(dir.path()).unwrap() {
+            std::fs::remove_file(entry.unwrap().path()).unwrap();
+        }
+        for (stones, drawn, keep_right, payload, right_length) in &files {
+            let mut h = json!({
+                "kind": "hex-strong-layer", "size": 2,
+                "rules": if misere { "misere" } else { "normal" },
+                "stones": stones, "positions": engine.ranking().layer_len(*stones),
+                "terminal": 0, "mover_wins": 0, "ones": 0,
+            });
+            for (k, v) in drawn.as_object().unwrap() {
+                if !keep_right || !h.as_object().unwrap().contains_key(k) {
+                    h[k] = v.clone();
+                }
+            }
+            let mut bytes = payload.clone();
+            if *right_length {
+                bytes.resize(engine.layer_bytes(*stones) as usize, 0xa5);
+            }
+            zermelo_store::table::write(&layer_path(dir.path(), *stones), &h, &bytes).unwrap();
+        }
+        let _ = lowest_finished(dir.path(), &engine);
+        for stones in 0..=4 {
+            let _ = read_layer(dir.path(), &engine, stones);
+        }
+        if let Ok(mut db) = Database::open(dir.path()) {
+            let _ = db.analyse(black & !white, white & !black);
+        }
+    });
+}

@@ -28,6 +28,8 @@
 //!   delays.
 //! - [`retro`]: the independent retrograde oracle, every position of a board up to 4x4 solved
 //!   bottom-up, used by the tests as ground truth for the search.
+//! - [`strong`]: the layered retrograde engine, every position of a board up to 5x5 solved one
+//!   layer of stones at a time (the strong solution), with its dense ranking of positions.
 
 mod bitboard;
 mod cell;
@@ -39,6 +41,7 @@ mod position;
 pub mod retro;
 mod sgf;
 mod solver;
+pub mod strong;
 mod tt;
 
 pub use bitboard::{Bitboard, Cells};

@@ -131,6 +131,36 @@ impl<W: Write> Write for Checksummed<W> {
 
 /// Reads a table back, verifying its magic, version, length and checksum.
 pub fn read(path: &Path) -> Result<Table, StoreError> {
+    let (mut file, prefix, header_len, payload_len) = open_checked(path)?;
+    let file_len = PREFIX as u64 + header_len + payload_len + SUFFIX as u64;
+    // The length was checked against the real file size, so these allocations are bounded by it.
+    let mut rest = vec![0u8; (file_len - PREFIX as u64) as usize];
+    file.read_exact(&mut rest)
+        .map_err(|e| StoreError::io(path, e))?;
+    let (body, sum) = rest.split_at(rest.len() - SUFFIX);
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&prefix);
+    crc.update(body);
+    let stored = u32::from_le_bytes(sum.try_into().unwrap());
+    if crc.finalize() != stored {
+        return Err(StoreError::corrupt(path, "checksum mismatch"));
+    }
+    let header = serde_json::from_slice(&body[..header_len as usize])
+        .map_err(|e| StoreError::corrupt(path, format!("header is not JSON: {e}")))?;
+    // The payload is moved to the front of the buffer rather than copied: a large table is held
+    // once.
+    let body_len = body.len();
+    rest.truncate(body_len);
+    rest.drain(..header_len as usize);
+    Ok(Table {
+        header,
+        payload: rest,
+    })
+}
+
+/// Opens a table file and checks its magic, version and length against its prefix; the file is
+/// left positioned after the prefix. Gives the prefix, the header length and the payload length.
+fn open_checked(path: &Path) -> Result<(File, [u8; PREFIX], u64, u64), StoreError> {
     let mut file = File::open(path).map_err(|e| StoreError::io(path, e))?;
     let file_len = file.metadata().map_err(|e| StoreError::io(path, e))?.len();
     let mut prefix = [0u8; PREFIX];
@@ -170,29 +200,120 @@ pub fn read(path: &Path) -> Result<Table, StoreError> {
             ),
         ));
     }
-    // The length was checked against the real file size, so these allocations are bounded by it.
-    let mut rest = vec![0u8; (file_len - PREFIX as u64) as usize];
-    file.read_exact(&mut rest)
+    Ok((file, prefix, header_len, payload_len))
+}
+
+/// A table opened for reading its payload piece by piece: a few bytes anywhere in it, without
+/// reading (or checksumming) the rest, for a quick look-up in a table of gigabytes; or the whole
+/// payload streamed through the checksum, without holding it twice.
+///
+/// ```
+/// use zermelo_store::table;
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("t.zt");
+/// table::write(&path, &serde_json::json!({"kind": "example"}), &[5, 6, 7, 8]).unwrap();
+/// let mut reader = table::open(&path).unwrap();
+/// assert_eq!(reader.header()["kind"], "example");
+/// let mut two = [0u8; 2];
+/// reader.read_at(1, &mut two).unwrap();
+/// assert_eq!(two, [6, 7]);
+/// let mut all = Vec::new();
+/// reader.read_payload(|piece| all.extend_from_slice(piece)).unwrap();
+/// assert_eq!(all, vec![5, 6, 7, 8]);
+/// ```
+#[derive(Debug)]
+pub struct Reader {
+    path: std::path::PathBuf,
+    file: File,
+    prefix: [u8; PREFIX],
+    header_bytes: Vec<u8>,
+    header: serde_json::Value,
+    payload_len: u64,
+}
+
+/// Opens a table, checking its magic, version, length and that its header is JSON, but not its
+/// checksum, which only [`Reader::read_payload`] (reading everything) can check.
+pub fn open(path: &Path) -> Result<Reader, StoreError> {
+    let (mut file, prefix, header_len, payload_len) = open_checked(path)?;
+    let mut header_bytes = vec![0u8; header_len as usize];
+    file.read_exact(&mut header_bytes)
         .map_err(|e| StoreError::io(path, e))?;
-    let (body, sum) = rest.split_at(rest.len() - SUFFIX);
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&prefix);
-    crc.update(body);
-    let stored = u32::from_le_bytes(sum.try_into().unwrap());
-    if crc.finalize() != stored {
-        return Err(StoreError::corrupt(path, "checksum mismatch"));
-    }
-    let header = serde_json::from_slice(&body[..header_len as usize])
+    let header = serde_json::from_slice(&header_bytes)
         .map_err(|e| StoreError::corrupt(path, format!("header is not JSON: {e}")))?;
-    // The payload is moved to the front of the buffer rather than copied: a large table is held
-    // once.
-    let body_len = body.len();
-    rest.truncate(body_len);
-    rest.drain(..header_len as usize);
-    Ok(Table {
+    Ok(Reader {
+        path: path.to_path_buf(),
+        file,
+        prefix,
+        header_bytes,
         header,
-        payload: rest,
+        payload_len,
     })
+}
+
+impl Reader {
+    /// The JSON header.
+    #[must_use]
+    pub fn header(&self) -> &serde_json::Value {
+        &self.header
+    }
+
+    /// The payload's length in bytes.
+    #[must_use]
+    pub fn payload_len(&self) -> u64 {
+        self.payload_len
+    }
+
+    /// Reads `buf.len()` bytes of the payload from byte `offset` of the payload.
+    pub fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<(), StoreError> {
+        use std::io::{Seek, SeekFrom};
+        if offset
+            .checked_add(buf.len() as u64)
+            .is_none_or(|end| end > self.payload_len)
+        {
+            return Err(StoreError::corrupt(
+                &self.path,
+                format!(
+                    "no payload bytes at {offset} (the payload is {} bytes)",
+                    self.payload_len
+                ),
+            ));
+        }
+        let start = (PREFIX + self.header_bytes.len()) as u64 + offset;
+        self.file
+            .seek(SeekFrom::Start(start))
+            .and_then(|_| self.file.read_exact(buf))
+            .map_err(|e| StoreError::io(&self.path, e))
+    }
+
+    /// Streams the whole payload through `sink`, in pieces of at most 1 MiB (every piece but the
+    /// last a multiple of 8 bytes long), and checks the checksum at the end; gives the checksum.
+    /// A sink that has seen a damaged payload is told so by the error: it must drop what it got.
+    pub fn read_payload(&mut self, mut sink: impl FnMut(&[u8])) -> Result<u32, StoreError> {
+        use std::io::{Seek, SeekFrom};
+        let io = |e| StoreError::io(&self.path, e);
+        self.file
+            .seek(SeekFrom::Start((PREFIX + self.header_bytes.len()) as u64))
+            .map_err(io)?;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&self.prefix);
+        crc.update(&self.header_bytes);
+        let mut piece = vec![0u8; 1 << 20];
+        let mut left = self.payload_len;
+        while left > 0 {
+            let n = left.min(piece.len() as u64) as usize;
+            self.file.read_exact(&mut piece[..n]).map_err(io)?;
+            crc.update(&piece[..n]);
+            sink(&piece[..n]);
+            left -= n as u64;
+        }
+        let mut sum = [0u8; SUFFIX];
+        self.file.read_exact(&mut sum).map_err(io)?;
+        let stored = u32::from_le_bytes(sum);
+        if crc.finalize() != stored {
+            return Err(StoreError::corrupt(&self.path, "checksum mismatch"));
+        }
+        Ok(stored)
+    }
 }
 
 #[cfg(test)]
@@ -242,6 +363,25 @@ mod tests {
                 matches!(err, StoreError::Corrupt { .. }),
                 "length {len}: {err}"
             );
+        }
+    }
+
+    #[test]
+    fn a_streamed_read_detects_every_flip_and_a_peek_reads_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sample(dir.path());
+        let mut reader = open(&path).unwrap();
+        let mut byte = [0u8];
+        reader.read_at(10, &mut byte).unwrap();
+        assert_eq!(byte, [70]);
+        assert!(reader.read_at(1000, &mut byte).is_err());
+        let good = std::fs::read(&path).unwrap();
+        for i in (0..good.len()).step_by(11) {
+            let mut bad = good.clone();
+            bad[i] ^= 0x04;
+            std::fs::write(&path, &bad).unwrap();
+            let streamed = open(&path).and_then(|mut r| r.read_payload(|_| {}));
+            assert!(streamed.is_err(), "flip at byte {i} went unnoticed");
         }
     }
 

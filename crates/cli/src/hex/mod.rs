@@ -9,6 +9,7 @@ mod openings;
 mod parity;
 pub mod proofs;
 mod solve;
+mod strong;
 mod table;
 
 /// The Hex subcommands.
@@ -22,8 +23,11 @@ pub enum Command {
     Parity(parity::Args),
     /// Compute the retrograde table of every position of a board up to 4x4 and write it.
     Table(table::Args),
-    /// Answer a position from a table written by `zermelo hex table`, without searching.
+    /// Answer a position from a table written by `zermelo hex table`, or from the database
+    /// `zermelo hex strong` writes, without searching.
     Lookup(lookup::Args),
+    /// The strong solution of a board up to 5x5: every position's value, one file per layer.
+    Strong(strong::Args),
     /// Proof files written by `--proofs`: pool those of several runs.
     #[command(subcommand)]
     Proofs(proofs::Command),
@@ -37,6 +41,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Table(args) => table::run(args),
         Command::Parity(args) => parity::run(args),
         Command::Lookup(args) => lookup::run(args),
+        Command::Strong(args) => strong::run(args),
         Command::Proofs(command) => proofs::run(command),
     }
 }
