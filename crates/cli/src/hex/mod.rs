@@ -10,6 +10,7 @@ mod parity;
 pub mod proofs;
 mod solve;
 mod table;
+mod templates;
 
 /// The Hex subcommands.
 #[derive(Subcommand)]
@@ -24,6 +25,8 @@ pub enum Command {
     Table(table::Args),
     /// Answer a position from a table written by `zermelo hex table`, without searching.
     Lookup(lookup::Args),
+    /// Find and prove the edge templates the solver starts from, and write their list.
+    Templates(templates::Args),
     /// Proof files written by `--proofs`: pool those of several runs.
     #[command(subcommand)]
     Proofs(proofs::Command),
@@ -37,6 +40,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Table(args) => table::run(args),
         Command::Parity(args) => parity::run(args),
         Command::Lookup(args) => lookup::run(args),
+        Command::Templates(args) => templates::run(args),
         Command::Proofs(command) => proofs::run(command),
     }
 }
