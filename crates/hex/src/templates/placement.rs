@@ -12,9 +12,10 @@ use std::sync::OnceLock;
 use super::{committed, Template};
 use crate::{Bitboard, Geometry, MAX_SIZE};
 
-/// The lowest row whose templates the connection engine takes: rows 2 and 3 (the bridge to
-/// the edge and the ziggurat) are what its AND and OR rules derive from the base connections
-/// anyway, so placing them adds work and no knowledge.
+/// The lowest row whose templates the connection engine takes: the bridge to the edge (row 2)
+/// is what its AND and OR rules derive from the base connections anyway, so placing it adds
+/// work and no knowledge. (The row-3 templates pay: 7x7 after a4, 154,308 nodes without them,
+/// 130,101 with them.)
 const MIN_ROW: i8 = 3;
 
 /// The placements of the committed templates on one board size.
