@@ -627,3 +627,24 @@ fn committed_parity_check_agrees_with_the_misere_tables() {
         assert_eq!(listed, winning, "{n}x{n}");
     }
 }
+
+/// `hex templates` regenerates the committed list byte for byte, and refuses a row out of range.
+#[test]
+fn templates_regenerates_the_committed_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("edge-templates.txt");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(["hex", "templates", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(status.status.success());
+    let committed = include_str!("../../hex/data/edge-templates.txt");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), committed);
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(["hex", "templates", "--max-row", "9"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--max-row 9 is out of range"));
+}

@@ -36,6 +36,9 @@ pub enum HexError {
     /// other or the solver they are given to.
     #[error("{0}")]
     BadProofs(String),
+    /// A template list that is not in the format of `zermelo hex templates`.
+    #[error("not a valid template list: {0}")]
+    BadTemplates(String),
     /// An SGF file that cannot be read as a Hex position.
     #[error("not a valid Hex SGF file: {0}")]
     BadSgf(String),

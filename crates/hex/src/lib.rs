@@ -26,6 +26,8 @@
 //! - [`ProofSet`]: proven positions kept from one run to the next ([`Solver::with_proofs`]).
 //! - [`Solver::perfect_play_length`]: how long the game lasts when the winner hurries and the loser
 //!   delays.
+//! - [`templates`]: edge templates, found and proven by exhaustive play, and the committed list
+//!   the connection engine starts from.
 //! - [`retro`]: the independent retrograde oracle, every position of a board up to 4x4 solved
 //!   bottom-up, used by the tests as ground truth for the search.
 //! - [`strong`]: the layered retrograde engine, every position of a board up to 5x5 solved one
@@ -42,6 +44,7 @@ pub mod retro;
 mod sgf;
 mod solver;
 pub mod strong;
+pub mod templates;
 mod tt;
 
 pub use bitboard::{Bitboard, Cells};

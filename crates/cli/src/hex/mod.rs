@@ -11,6 +11,7 @@ pub mod proofs;
 mod solve;
 mod strong;
 mod table;
+mod templates;
 
 /// The Hex subcommands.
 #[derive(Subcommand)]
@@ -28,6 +29,8 @@ pub enum Command {
     Lookup(lookup::Args),
     /// The strong solution of a board up to 5x5: every position's value, one file per layer.
     Strong(strong::Args),
+    /// Find and prove the edge templates the solver starts from, and write their list.
+    Templates(templates::Args),
     /// Proof files written by `--proofs`: pool those of several runs.
     #[command(subcommand)]
     Proofs(proofs::Command),
@@ -42,6 +45,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Parity(args) => parity::run(args),
         Command::Lookup(args) => lookup::run(args),
         Command::Strong(args) => strong::run(args),
+        Command::Templates(args) => templates::run(args),
         Command::Proofs(command) => proofs::run(command),
     }
 }

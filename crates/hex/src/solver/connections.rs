@@ -36,7 +36,7 @@
 use std::cell::RefCell;
 use std::ops::{BitAnd, BitOr};
 
-use crate::{Bitboard, Geometry};
+use crate::{templates, Bitboard, Geometry};
 
 /// The most full connections kept for one pair of points.
 const MAX_FULLS: usize = 6;
@@ -48,8 +48,12 @@ const POINTS: usize = 128;
 /// Which connections the engine builds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Proves {
-    /// Every connection the rules find: the player joins the points playing second.
+    /// Every connection the rules find, the committed edge templates among the base
+    /// connections: the player joins the points playing second.
     Connections,
+    /// The same from the rules alone, without the templates: what the template finder, which
+    /// proves the templates, may rely on.
+    RulesOnly,
     /// Pairings only (see the module's documentation): the player's opponent, answering every
     /// move in a pair with the other cell of the pair, leaves the player joined.
     Pairings,
@@ -422,7 +426,45 @@ impl<C: Cells> Points<C> {
                 lists.add_full(index[c] as usize, index[d] as usize, C::EMPTY);
             }
         }
+        if proves == Proves::Connections {
+            points.add_templates(g, stones, empty, (a, at_a), (b, at_b), lists);
+        }
         points
+    }
+
+    /// The template rule: a point holding the stone of an edge template whose carrier has no
+    /// opponent's stone is fully connected to that edge, with the carrier's empty cells as
+    /// carrier (cells of the carrier the player holds already only help).
+    ///
+    /// Pairings take no templates: a template's strategy need not answer in pairs.
+    fn add_templates(
+        &self,
+        g: &Geometry,
+        stones: Bitboard,
+        empty: Bitboard,
+        (a, at_a): (Bitboard, Bitboard),
+        (b, at_b): (Bitboard, Bitboard),
+        lists: &mut Lists<C>,
+    ) {
+        let placed = templates::for_board(g.n);
+        let open = stones | empty;
+        for (edge_point, edge) in [(0, a), (1, b)] {
+            // The stones of the other edge's point reach this edge through a template too.
+            let other = if edge_point == 0 { at_b } else { at_a };
+            let sources = (0..self.count)
+                .filter(|&p| p >= 2)
+                .map(|p| (p, self.cells[p].board()))
+                .chain([(1 - edge_point, other)]);
+            for (p, cells) in sources {
+                for s in cells.cells() {
+                    for &carrier in placed.carriers(g, edge, s) {
+                        if carrier & open == carrier {
+                            lists.add_full(p, edge_point, C::of(carrier & empty));
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

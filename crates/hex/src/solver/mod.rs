@@ -4,7 +4,7 @@
 //! solver (the openings of a board, say) share the table, whose entries are exact results and
 //! stay valid from one solve to the next.
 
-mod connections;
+pub(crate) mod connections;
 mod helpers;
 mod inferior;
 mod moves_cache;
