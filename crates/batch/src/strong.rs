@@ -263,19 +263,22 @@ fn layer_files(dir: &Path) -> Result<Vec<PathBuf>> {
 /// (up to the full board for `None`): the largest two neighbouring layers among them, in bytes.
 #[must_use]
 pub fn memory_needed(engine: &Engine, lowest_finished: Option<usize>, down_to: usize) -> u64 {
-    let cells = engine.ranking().cells();
-    let top = lowest_finished.unwrap_or(cells + 1);
+    let top = lowest_finished.unwrap_or(engine.ranking().cells() + 1);
     (down_to.min(top)..top)
-        .map(|k| {
-            engine.layer_bytes(k)
-                + if k < cells {
-                    engine.layer_bytes(k + 1)
-                } else {
-                    0
-                }
-        })
+        .map(|k| pair_bytes(engine, k))
         .max()
         .unwrap_or(0)
+}
+
+/// The bytes of layer `k` and of the layer above it, which computing or verifying `k` holds.
+#[must_use]
+pub fn pair_bytes(engine: &Engine, k: usize) -> u64 {
+    let above = if k < engine.ranking().cells() {
+        engine.layer_bytes(k + 1)
+    } else {
+        0
+    };
+    engine.layer_bytes(k) + above
 }
 
 /// Computes every layer not yet in `dir`, from the lowest finished one down to layer `down_to`

@@ -199,15 +199,10 @@ fn heap(text: &str) -> Result<u64, String> {
     zermelo_grundy::parse_count(text, "heap").map_err(|e| e.to_string())
 }
 
-/// Parses a size given as digits or as a power `B^K`.
-fn parse_size(text: &str, option: &str) -> anyhow::Result<u64> {
-    Ok(zermelo_grundy::parse_count(text, option)?)
-}
-
 /// The largest heap of a table asked for with `--max`, checked against the largest table
 /// zermelo computes and the memory available, before anything is allocated.
 fn table_max(text: &str) -> anyhow::Result<usize> {
-    let max = parse_size(text, "--max")?;
+    let max = zermelo_grundy::parse_count(text, "--max")?;
     if max > OCTAL_MAX {
         bail!("--max {max} is beyond the largest table zermelo computes ({OCTAL_MAX})");
     }
@@ -269,7 +264,9 @@ fn octal_run(args: OctalArgs, game: OctalGame) -> anyhow::Result<()> {
         EngineChoice::Auto => !game.has_three_heap_moves(),
     };
     let piece = match &args.piece {
-        Some(text) => Some(usize::try_from(parse_size(text, "--piece")?)?),
+        Some(text) => Some(usize::try_from(zermelo_grundy::parse_count(
+            text, "--piece",
+        )?)?),
         None => None,
     };
     let run = OctalRun {
@@ -485,7 +482,7 @@ fn piece(args: PieceArgs) -> anyhow::Result<()> {
         }
         _ => bail!("give either a named piece or --jumps/--slides, not both"),
     };
-    let size = parse_size(&args.size, "--size")?;
+    let size = zermelo_grundy::parse_count(&args.size, "--size")?;
     if size == 0 || size > zermelo_grundy::piece::MAX_SIZE as u64 {
         bail!(
             "--size {size} is outside 1..={}",

@@ -160,14 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let needed = if args.verify {
         layers
             .iter()
-            .map(|&k| {
-                engine.layer_bytes(k)
-                    + if k < cells {
-                        engine.layer_bytes(k + 1)
-                    } else {
-                        0
-                    }
-            })
+            .map(|&k| strong::pair_bytes(&engine, k))
             .max()
             .unwrap_or(0)
     } else {
