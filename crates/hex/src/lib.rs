@@ -41,6 +41,7 @@ pub mod gtp;
 mod length;
 mod position;
 pub mod retro;
+mod seqlock;
 mod sgf;
 mod solver;
 pub mod strong;

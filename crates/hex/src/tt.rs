@@ -4,15 +4,15 @@
 //! Each entry holds the whole position (both stone sets, four words) next to its result, so a hit
 //! is only taken when the stored position equals the probed one bit for bit: a hash collision
 //! can make two positions compete for a slot, never make one borrow the other's result. Entries
-//! are guarded by a per-entry sequence number (a seqlock): a writer makes it odd while it writes
-//! and even again afterwards, and a reader accepts what it read only if the number was even and
-//! unchanged around its reads, so a torn read (half of one entry, half of another) is discarded.
-//! A writer that finds an entry being written skips its store, so no thread ever waits.
+//! are guarded by a per-entry sequence number (a seqlock, see `seqlock.rs`), so a torn read
+//! (half of one entry, half of another) is discarded and no thread ever waits.
 //!
 //! Slots come in pairs: the first keeps the entry that cost the most work to prove, the second
 //! always takes the newest, so expensive proofs survive a flood of cheap ones.
 
-use std::sync::atomic::{fence, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::seqlock;
 
 use crate::Bitboard;
 
@@ -97,7 +97,6 @@ impl TtData {
 /// atomics, so that a table can be allocated as zeroed memory, which the system hands over
 /// lazily: a 2 GiB table costs nothing until its pages are touched.
 type Entry = [AtomicU64; 6];
-const SEQ: usize = 0;
 const KEY: usize = 1;
 const DATA: usize = 5;
 
@@ -185,22 +184,12 @@ impl TranspositionTable {
         (h as usize & self.mask) * 2
     }
 
-    /// Reads one entry consistently; `None` if it is being written or was changed meanwhile.
+    /// Reads one entry consistently: its position words and data; `None` if it is being
+    /// written or was changed meanwhile.
     #[inline(always)]
     fn read(entry: &Entry) -> Option<([u64; 4], u64)> {
-        let s1 = entry[SEQ].load(Ordering::Acquire);
-        if s1 & 1 == 1 {
-            return None;
-        }
-        let key = [
-            entry[KEY].load(Ordering::Relaxed),
-            entry[KEY + 1].load(Ordering::Relaxed),
-            entry[KEY + 2].load(Ordering::Relaxed),
-            entry[KEY + 3].load(Ordering::Relaxed),
-        ];
-        let data = entry[DATA].load(Ordering::Relaxed);
-        fence(Ordering::Acquire);
-        (entry[SEQ].load(Ordering::Relaxed) == s1).then_some((key, data))
+        let w = seqlock::read(entry)?;
+        Some(([w[KEY], w[KEY + 1], w[KEY + 2], w[KEY + 3]], w[DATA]))
     }
 
     /// The stored result of exactly this position, if any.
@@ -267,20 +256,7 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn write(entry: &Entry, key: &[u64; 4], data: u64) {
-        let s = entry[SEQ].load(Ordering::Relaxed);
-        if s & 1 == 1
-            || entry[SEQ]
-                .compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
-                .is_err()
-        {
-            return;
-        }
-        fence(Ordering::Release);
-        for (slot, word) in entry[KEY..DATA].iter().zip(key) {
-            slot.store(*word, Ordering::Relaxed);
-        }
-        entry[DATA].store(data, Ordering::Relaxed);
-        entry[SEQ].store(s + 2, Ordering::Release);
+        seqlock::write(entry, &[0, key[0], key[1], key[2], key[3], data]);
     }
 }
 

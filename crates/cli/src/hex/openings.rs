@@ -461,12 +461,13 @@ impl Table {
             .kept
             .map_or(String::new(), |k| format!("{}\n", k.summary()));
         format!(
-            "{}\n{legend}\n{}winning openings: {}\nsolved in {:.2} s on {} threads\n{kept}\n",
+            "{}\n{legend}\n{}winning openings: {}\nsolved in {:.2} s on {} thread{}\n{kept}\n",
             self.summary(),
             self.diagram(),
             self.winning().join(" "),
             self.seconds,
-            self.threads
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
         )
     }
 

@@ -163,10 +163,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(p) = plies {
         outln!("perfect-play length: {p} plies from here")?;
     }
-    outln!(
-        "{nodes} nodes in {seconds:.3} s on {} threads",
-        solver.threads()
-    )?;
+    let threads = solver.threads();
+    let plural = if threads == 1 { "" } else { "s" };
+    outln!("{nodes} nodes in {seconds:.3} s on {threads} thread{plural}")?;
     if let Some(kept) = kept {
         outln!("{}", kept.summary())?;
     }

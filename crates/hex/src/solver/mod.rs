@@ -24,6 +24,7 @@ use rayon::prelude::*;
 
 use crate::tt::TranspositionTable;
 use crate::{Cell, HexError, Player, Position};
+use moves_cache::Caches;
 pub use proofs::{Proof, ProofSet, RECORD_BYTES as PROOF_RECORD_BYTES};
 pub use report::{EdgeLink, Inspection};
 use search::{Analysis, Found, Node, ProofLog, Search};
@@ -119,6 +120,8 @@ pub struct Opening {
 /// ```
 pub struct Solver {
     tt: TranspositionTable,
+    /// The analysis and proof-set caches of its searches (`moves_cache.rs`).
+    caches: Caches,
     rules: Rules,
     pool: rayon::ThreadPool,
     /// Nodes searched so far by every search of this solver, for progress reports.
@@ -136,6 +139,7 @@ impl Solver {
             .build()
             .map_err(|e| HexError::BadTable(format!("cannot start the worker threads: {e}")))?;
         Ok(Solver {
+            caches: Caches::new(pool.current_num_threads(), tt.capacity()),
             tt,
             rules: config.rules,
             pool,
@@ -210,7 +214,7 @@ impl Solver {
     /// A search of n x n positions on this solver's table, reporting its nodes and using the
     /// proofs kept.
     fn search(&self, n: usize) -> Search<'_> {
-        Search::new(&self.tt, self.rules, n)
+        Search::new(&self.tt, &self.caches, self.rules, n)
             .reporting_to(&self.live)
             .with_proofs(self.proofs.as_ref())
     }

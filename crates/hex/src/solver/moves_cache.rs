@@ -1,9 +1,9 @@
-//! Per-thread caches: the moves the analysis leaves to search in open positions, and the
-//! proof sets of proven ones.
+//! Caches shared by every thread of a solver: the moves the analysis leaves to search in open
+//! positions, and the proof sets of proven ones.
 //!
 //! Proof-number search comes back to the same open position many times, and the analysis that
 //! narrows its moves (two H-searches, fill-in, inferior cells) costs far more than a visit.
-//! Each thread keeps a direct-mapped array of the latest results; an entry holds the whole
+//! The moves cache is a direct-mapped array of the latest results; an entry holds the whole
 //! position, the board size, the rules and the side to move, so a hit is always the position
 //! asked about (a collision only replaces an entry). An entry also says whether its analysis
 //! was whole or an estimate's, which leaves out a check (see `Search::analyse_cached`).
@@ -12,43 +12,157 @@
 //! proof set (up to 121 bits), which a parent needs each time it comes back to a refuted move
 //! (see `Search::loss_proof`): the proof sets go in a second array of the same form, where a
 //! miss only costs the pruning the set would have given.
+//!
+//! Both are shared by the threads, as the table is, and guarded the same way (`seqlock.rs`):
+//! with a cache per thread, the workers of one proof analysed again the positions the others
+//! had analysed, and found the children the others had proven without their proof sets, so
+//! without the pruning those give.
 
-use std::cell::RefCell;
+use std::sync::atomic::AtomicU64;
 
+use crate::seqlock;
 use crate::Bitboard;
 
-/// Entries per thread (a power of two): 2^16 entries of 64 bytes, 4 MiB.
-const ENTRIES: usize = 1 << 16;
+/// Entries per thread of the solver: a cache of t threads has up to 2^16 entries for each (64
+/// bytes each, 4 MiB a thread), rounded up to a power of two, and at most a sixteenth of the
+/// transposition table's entries (a solver made for small searches stays small), at least
+/// 2^10.
+const ENTRIES_PER_THREAD: usize = 1 << 16;
+const MIN_ENTRIES: usize = 1 << 10;
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    black: u128,
-    white: u128,
-    /// Board size, rules and side to move, with bit 0 set once used.
-    tag: u64,
-    moves: u128,
-    /// Whether the analysis was whole, not an estimate's.
-    whole: bool,
-}
+/// One entry: the sequence number, the four position words, the tag, the two words held.
+type Entry = [AtomicU64; 8];
+const TAG: usize = 5;
+const HELD: usize = 6;
 
-// The size the entry count above is reckoned with.
+// The size the entry counts above are reckoned with.
 const _: () = assert!(std::mem::size_of::<Entry>() == 64);
 
-/// An entry of the proof-set cache.
-#[derive(Clone, Copy, Default)]
-struct ProofEntry {
-    black: u128,
-    white: u128,
-    /// As in [`Entry`].
-    tag: u64,
-    proof: u128,
+/// The bit of a stored tag that marks a moves entry whose analysis was whole.
+const WHOLE: u64 = 1 << 63;
+
+/// A direct-mapped array of 128-bit values by position (module documentation).
+struct Cache {
+    entries: Box<[Entry]>,
+    /// 64 less the bits of an index: an index is the top bits of the hash, its best mixed.
+    shift: u32,
 }
 
-const _: () = assert!(std::mem::size_of::<ProofEntry>() == 64);
+impl Cache {
+    fn new(entries: usize) -> Cache {
+        Cache {
+            // Zeroed pages, which the system hands over as they are first touched.
+            entries: bytemuck::allocation::zeroed_slice_box(entries),
+            shift: 64 - entries.trailing_zeros(),
+        }
+    }
 
-thread_local! {
-    static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
-    static PROOFS: RefCell<Vec<ProofEntry>> = const { RefCell::new(Vec::new()) };
+    #[inline(always)]
+    fn slot(&self, black: u128, white: u128, tag: u64) -> &Entry {
+        let h = (black as u64
+            ^ (black >> 64) as u64
+            ^ (white as u64).rotate_left(29)
+            ^ ((white >> 64) as u64).rotate_left(41)
+            ^ tag)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &self.entries[(h >> self.shift) as usize]
+    }
+
+    /// The value held for the position, and the stored tag's [`WHOLE`] bit.
+    #[inline]
+    fn get(&self, black: Bitboard, white: Bitboard, tag: u64) -> Option<(u128, bool)> {
+        let w = seqlock::read(self.slot(black.0, white.0, tag))?;
+        let [b0, b1, w0, w1] = words(black, white);
+        let found = w[1] == b0 && w[2] == b1 && w[3] == w0 && w[4] == w1 && w[TAG] & !WHOLE == tag;
+        found.then(|| {
+            (
+                u128::from(w[HELD]) | u128::from(w[HELD + 1]) << 64,
+                w[TAG] & WHOLE != 0,
+            )
+        })
+    }
+
+    #[inline]
+    fn put(&self, black: Bitboard, white: Bitboard, tag: u64, held: u128) {
+        let [b0, b1, w0, w1] = words(black, white);
+        let entry = self.slot(black.0, white.0, tag & !WHOLE);
+        seqlock::write(
+            entry,
+            &[0, b0, b1, w0, w1, tag, held as u64, (held >> 64) as u64],
+        );
+    }
+}
+
+#[inline(always)]
+fn words(black: Bitboard, white: Bitboard) -> [u64; 4] {
+    [
+        black.0 as u64,
+        (black.0 >> 64) as u64,
+        white.0 as u64,
+        (white.0 >> 64) as u64,
+    ]
+}
+
+/// The moves cache and the proof-set cache of one solver.
+pub(crate) struct Caches {
+    moves: Cache,
+    proofs: Cache,
+}
+
+impl Caches {
+    /// Caches sized for a solver of `threads` threads whose table has `table_entries`
+    /// entries.
+    pub(crate) fn new(threads: usize, table_entries: usize) -> Caches {
+        let entries = (ENTRIES_PER_THREAD * threads.max(1))
+            .next_power_of_two()
+            .min((table_entries / 16).next_power_of_two())
+            .max(MIN_ENTRIES);
+        Caches {
+            moves: Cache::new(entries),
+            proofs: Cache::new(entries),
+        }
+    }
+
+    /// The cached moves of a position, and whether their analysis was whole.
+    #[inline]
+    pub(crate) fn get(
+        &self,
+        black: Bitboard,
+        white: Bitboard,
+        tag: u64,
+    ) -> Option<(Bitboard, bool)> {
+        self.moves
+            .get(black, white, tag)
+            .map(|(moves, whole)| (Bitboard(moves), whole))
+    }
+
+    /// Remembers the moves of a position, and whether their analysis was whole.
+    #[inline]
+    pub(crate) fn put(
+        &self,
+        black: Bitboard,
+        white: Bitboard,
+        tag: u64,
+        moves: Bitboard,
+        whole: bool,
+    ) {
+        let tag = if whole { tag | WHOLE } else { tag };
+        self.moves.put(black, white, tag, moves.0);
+    }
+
+    /// The proof set last kept for a proven position in its slot, if any.
+    #[inline]
+    pub(crate) fn get_proof(&self, black: Bitboard, white: Bitboard, tag: u64) -> Option<Bitboard> {
+        self.proofs
+            .get(black, white, tag)
+            .map(|(proof, _)| Bitboard(proof))
+    }
+
+    /// Remembers the proof set of a proven position.
+    #[inline]
+    pub(crate) fn put_proof(&self, black: Bitboard, white: Bitboard, tag: u64, proof: Bitboard) {
+        self.proofs.put(black, white, tag, proof.0);
+    }
 }
 
 /// The tag of a position's entry: bit 0 marks it used; then the side to move, the rules and
@@ -58,66 +172,26 @@ pub(crate) fn tag(n: usize, misere: bool, black_to_move: bool) -> u64 {
     1 | u64::from(black_to_move) << 1 | u64::from(misere) << 2 | (n as u64) << 3
 }
 
-#[inline(always)]
-fn slot(black: u128, white: u128, tag: u64) -> usize {
-    let h = (black as u64
-        ^ (black >> 64) as u64
-        ^ (white as u64).rotate_left(29)
-        ^ ((white >> 64) as u64).rotate_left(41)
-        ^ tag)
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (h >> 48) as usize & (ENTRIES - 1)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The cached moves of a position, and whether their analysis was whole, if this thread
-/// analysed it last in its slot.
-#[inline]
-pub(crate) fn get(black: Bitboard, white: Bitboard, tag: u64) -> Option<(Bitboard, bool)> {
-    CACHE.with_borrow(|c| {
-        let e = c.get(slot(black.0, white.0, tag))?;
-        (e.tag == tag && e.black == black.0 && e.white == white.0)
-            .then_some((Bitboard(e.moves), e.whole))
-    })
-}
-
-/// Remembers the moves of a position, and whether their analysis was whole.
-#[inline]
-pub(crate) fn put(black: Bitboard, white: Bitboard, tag: u64, moves: Bitboard, whole: bool) {
-    CACHE.with_borrow_mut(|c| {
-        if c.is_empty() {
-            c.resize(ENTRIES, Entry::default());
-        }
-        c[slot(black.0, white.0, tag)] = Entry {
-            black: black.0,
-            white: white.0,
-            tag,
-            moves: moves.0,
-            whole,
-        };
-    });
-}
-
-/// The proof set this thread last kept for a proven position in its slot, if any.
-#[inline]
-pub(crate) fn get_proof(black: Bitboard, white: Bitboard, tag: u64) -> Option<Bitboard> {
-    PROOFS.with_borrow(|c| {
-        let e = c.get(slot(black.0, white.0, tag))?;
-        (e.tag == tag && e.black == black.0 && e.white == white.0).then_some(Bitboard(e.proof))
-    })
-}
-
-/// Remembers the proof set of a proven position.
-#[inline]
-pub(crate) fn put_proof(black: Bitboard, white: Bitboard, tag: u64, proof: Bitboard) {
-    PROOFS.with_borrow_mut(|c| {
-        if c.is_empty() {
-            c.resize(ENTRIES, ProofEntry::default());
-        }
-        c[slot(black.0, white.0, tag)] = ProofEntry {
-            black: black.0,
-            white: white.0,
-            tag,
-            proof: proof.0,
-        };
-    });
+    #[test]
+    fn entries_hold_their_own_position_only() {
+        let caches = Caches::new(1, 1 << 16);
+        let (b, w) = (Bitboard(0b101), Bitboard(0b010));
+        let t = tag(3, false, true);
+        assert_eq!(caches.get(b, w, t), None);
+        caches.put(b, w, t, Bitboard(0b11000), true);
+        assert_eq!(caches.get(b, w, t), Some((Bitboard(0b11000), true)));
+        caches.put(b, w, t, Bitboard(0b01000), false);
+        assert_eq!(caches.get(b, w, t), Some((Bitboard(0b01000), false)));
+        // Another side to move, other rules, the colours swapped: other positions.
+        assert_eq!(caches.get(b, w, tag(3, false, false)), None);
+        assert_eq!(caches.get(b, w, tag(3, true, true)), None);
+        assert_eq!(caches.get(w, b, t), None);
+        assert_eq!(caches.get_proof(b, w, t), None);
+        caches.put_proof(b, w, t, Bitboard(1 << 100));
+        assert_eq!(caches.get_proof(b, w, t), Some(Bitboard(1 << 100)));
+    }
 }

@@ -10,7 +10,7 @@ use crate::{Bitboard, Geometry};
 
 use super::connections::{self, EdgeConnection, Proves};
 use super::inferior::DeadCells;
-use super::moves_cache;
+use super::moves_cache::{self, Caches};
 use super::paths::Paths;
 use super::proofs::{Proof, ProofSet};
 use super::Rules;
@@ -81,6 +81,8 @@ struct Filled {
 /// Shared, read-only state of one solve, plus the node counter.
 pub(crate) struct Search<'a> {
     pub tt: &'a TranspositionTable,
+    /// The analysis and proof-set caches, shared like the table.
+    caches: &'a Caches,
     pub rules: Rules,
     pub g: &'static Geometry,
     /// Cells in the order moves are tried: centre first in normal play, last in misère play.
@@ -123,10 +125,16 @@ pub(crate) struct Found {
 pub(crate) const LIVE_STEP: u64 = 1024;
 
 impl<'a> Search<'a> {
-    pub fn new(tt: &'a TranspositionTable, rules: Rules, n: usize) -> Search<'a> {
+    pub fn new(
+        tt: &'a TranspositionTable,
+        caches: &'a Caches,
+        rules: Rules,
+        n: usize,
+    ) -> Search<'a> {
         let g = Geometry::of(n);
         Search {
             tt,
+            caches,
             rules,
             g,
             // In misère play good moves do little for the mover's own connection, as cells
@@ -740,7 +748,7 @@ impl<'a> Search<'a> {
         // Misère analyses are always whole.
         let whole = whole || self.rules == Rules::Misere;
         let tag = moves_cache::tag(self.g.n, self.rules == Rules::Misere, node.black_to_move);
-        let analysis = match moves_cache::get(node.black, node.white, tag) {
+        let analysis = match self.caches.get(node.black, node.white, tag) {
             Some((moves, done)) if done || !whole => return Analysis::Moves(moves),
             Some((moves, _)) => {
                 let (mine, theirs) = node.sides();
@@ -752,7 +760,7 @@ impl<'a> Search<'a> {
             None => self.analysis(node, whole),
         };
         if let Analysis::Moves(moves) = analysis {
-            moves_cache::put(node.black, node.white, tag, moves, whole);
+            self.caches.put(node.black, node.white, tag, moves, whole);
         }
         analysis
     }
@@ -1097,7 +1105,8 @@ impl<'a> Search<'a> {
     #[inline]
     fn kept_proof(&self, node: Node) -> Bitboard {
         let tag = moves_cache::tag(self.g.n, self.rules == Rules::Misere, node.black_to_move);
-        moves_cache::get_proof(node.black, node.white, tag)
+        self.caches
+            .get_proof(node.black, node.white, tag)
             .unwrap_or_else(|| self.g.board.minus(node.black | node.white))
     }
 
@@ -1106,7 +1115,7 @@ impl<'a> Search<'a> {
     fn keep_proof(&self, node: Node, proof: Bitboard) {
         if self.rules == Rules::Normal {
             let tag = moves_cache::tag(self.g.n, false, node.black_to_move);
-            moves_cache::put_proof(node.black, node.white, tag, proof);
+            self.caches.put_proof(node.black, node.white, tag, proof);
         }
     }
 
@@ -1326,7 +1335,8 @@ mod tests {
         for n in [3, 4] {
             let table = RetroTable::compute(n, true).unwrap();
             let tt = TranspositionTable::with_megabytes(1).unwrap();
-            let search = Search::new(&tt, Rules::Misere, n);
+            let caches = Caches::new(1, tt.capacity());
+            let search = Search::new(&tt, &caches, Rules::Misere, n);
             for (node, wins) in in_play(&table, n, 1) {
                 let (black, white) = (node.black, node.white);
                 let (mine, theirs) = node.sides();
@@ -1408,7 +1418,8 @@ mod tests {
         let (mut small, mut ruled_out) = (0, 0);
         let mut m4 = Minimax::new(4);
         let tt = TranspositionTable::with_megabytes(16).unwrap();
-        let search = Search::new(&tt, Rules::Normal, 4);
+        let caches = Caches::new(1, tt.capacity());
+        let search = Search::new(&tt, &caches, Rules::Normal, 4);
         for (black, white) in colourings(4, 1999) {
             for black_to_move in [true, false] {
                 let node = Node {
@@ -1420,7 +1431,7 @@ mod tests {
                 (small, ruled_out) = (small + a, ruled_out + b);
             }
         }
-        let search = Search::new(&tt, Rules::Normal, 5);
+        let search = Search::new(&tt, &caches, Rules::Normal, 5);
         let mut next = xorshift(0x5EED_0005);
         let mut sampled = 0;
         while sampled < 150 {
@@ -1486,7 +1497,8 @@ mod tests {
         for (n, step) in [(3, 1), (4, 40)] {
             let table = RetroTable::compute(n, false).unwrap();
             let tt = TranspositionTable::with_megabytes(1).unwrap();
-            let search = Search::new(&tt, Rules::Normal, n);
+            let caches = Caches::new(1, tt.capacity());
+            let search = Search::new(&tt, &caches, Rules::Normal, n);
             for (node, _) in in_play(&table, n, step) {
                 let context = format!("{n}x{n} {node:?}");
                 let whole = seen(search.analysis(node, true));
@@ -1517,7 +1529,8 @@ mod tests {
             for n in [3, 4] {
                 let table = RetroTable::compute(n, rules == Rules::Misere).unwrap();
                 let tt = TranspositionTable::with_megabytes(1).unwrap();
-                let search = Search::new(&tt, rules, n);
+                let caches = Caches::new(1, tt.capacity());
+                let search = Search::new(&tt, &caches, rules, n);
                 let step = if n == 3 { 1 } else { 40 };
                 for (node, wins) in in_play(&table, n, step) {
                     let (black, white) = (node.black.0, node.white.0);

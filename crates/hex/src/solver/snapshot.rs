@@ -58,7 +58,7 @@ impl Solver {
     pub fn table_snapshot(&self, n: usize) -> (Vec<u8>, SnapshotCounts) {
         let mut out = Vec::new();
         let mut counts = SnapshotCounts::default();
-        let search = Search::new(self.table(), self.rules(), n);
+        let search = Search::new(self.table(), &self.caches, self.rules(), n);
         let board = Geometry::of(n).board;
         for (kb, kw, data) in self.table().entries() {
             let TtData::Open { pn, dn, work } = data else {
@@ -110,7 +110,7 @@ impl Solver {
             return Err(HexError::BadSize(n));
         }
         let g = Geometry::of(n);
-        let search = Search::new(self.table(), self.rules(), n);
+        let search = Search::new(self.table(), &self.caches, self.rules(), n);
         let mut restore = Vec::new();
         let mut counts = SnapshotCounts::default();
         let mut at = 0;
