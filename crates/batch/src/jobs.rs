@@ -57,6 +57,7 @@ struct RawJob {
     size: Option<usize>,
     moves: Option<String>,
     misere: Option<bool>,
+    all: Option<bool>,
     max_size: Option<usize>,
     game: Option<String>,
     max: Option<toml::Value>,
@@ -79,7 +80,7 @@ pub enum Kind {
         /// Misère play.
         misere: bool,
     },
-    /// `zermelo hex solve`: one position, every winning move.
+    /// `zermelo hex solve`: one position, its winner and a winning move, or every winning move.
     HexSolve {
         /// Board size.
         size: usize,
@@ -87,6 +88,9 @@ pub enum Kind {
         moves: String,
         /// Misère play.
         misere: bool,
+        /// Every winning move (`--all`), not only one: far more work when the side to move
+        /// wins, since every move is then proven.
+        all: bool,
     },
     /// `zermelo hex parity`: misère Hex up to a size against the parity theorem.
     HexParity {
@@ -208,6 +212,7 @@ fn check(raw: RawJob, defaults: &Defaults) -> Result<Job> {
         ("size", raw.size.is_some()),
         ("moves", raw.moves.is_some()),
         ("misere", raw.misere.is_some()),
+        ("all", raw.all.is_some()),
         ("max_size", raw.max_size.is_some()),
         ("game", raw.game.is_some()),
         ("max", raw.max.is_some()),
@@ -219,7 +224,7 @@ fn check(raw: RawJob, defaults: &Defaults) -> Result<Job> {
     ];
     let allowed: &[&str] = match raw.kind.as_str() {
         "hex-openings" => &["size", "misere", "tt_mb", "checkpoint_secs"],
-        "hex-solve" => &["size", "moves", "misere", "tt_mb", "checkpoint_secs"],
+        "hex-solve" => &["size", "moves", "misere", "all", "tt_mb", "checkpoint_secs"],
         "hex-parity" => &["max_size", "tt_mb", "checkpoint_secs"],
         "grundy-octal" => &[
             "game",
@@ -262,6 +267,7 @@ fn check(raw: RawJob, defaults: &Defaults) -> Result<Job> {
             size: raw.size.ok_or_else(|| need("size"))?,
             moves: raw.moves.unwrap_or_default(),
             misere: raw.misere.unwrap_or(false),
+            all: raw.all.unwrap_or(true),
         },
         "hex-parity" => Kind::HexParity {
             max_size: raw.max_size.ok_or_else(|| need("max_size"))?,
@@ -380,7 +386,15 @@ impl Job {
                 size,
                 moves,
                 misere,
-            } => json!({"size": size, "moves": moves, "misere": misere}),
+                all,
+            } => {
+                let mut v = json!({"size": size, "moves": moves, "misere": misere});
+                // Only when off, so that the records of earlier jobs keep their identity.
+                if !*all {
+                    v["all"] = json!(false);
+                }
+                v
+            }
             Kind::HexParity { max_size } => json!({ "max_size": max_size }),
             Kind::GrundyOctal {
                 game,
@@ -498,8 +512,12 @@ impl Job {
                 size,
                 moves,
                 misere,
+                all,
             } => {
-                let mut a = vec!["hex".into(), "solve".into(), "--all".into()];
+                let mut a = vec!["hex".into(), "solve".into()];
+                if *all {
+                    a.push("--all".into());
+                }
                 a.extend(["--size".into(), size.to_string()]);
                 a.extend(["--moves".into(), moves.clone()]);
                 if *misere {
@@ -611,10 +629,12 @@ pub fn to_toml(jobs: &[Job]) -> String {
                     size,
                     moves,
                     misere,
+                    all,
                 } => {
                     put("size", (*size as i64).into());
                     put("moves", moves.clone().into());
                     put("misere", (*misere).into());
+                    put("all", (*all).into());
                     put("checkpoint_secs", (job.checkpoint_secs as i64).into());
                 }
                 Kind::HexParity { max_size } => {
@@ -705,6 +725,32 @@ mod tests {
         assert_eq!(job.proofs_file().as_deref(), Some("misere-6x6.proofs"));
     }
 
+    /// The 8x8 openings: one solve job for each opening up to the 180° rotation (a1 to h4),
+    /// each keeping its proofs, none listing every winning move.
+    #[test]
+    fn the_8x8_openings_job_file_parses() {
+        let jobs = parse(include_str!("../../../jobs/hex-8x8.toml")).unwrap();
+        let mut cells = Vec::new();
+        for job in &jobs {
+            let Kind::HexSolve {
+                size: 8,
+                moves,
+                misere: false,
+                all: false,
+            } = &job.kind
+            else {
+                panic!("{:?}", job.kind);
+            };
+            let cell = zermelo_hex::Cell::parse(moves, 8).unwrap();
+            cells.push(cell.index(8));
+            assert_eq!(job.proofs_file(), Some(format!("{}.proofs", job.name)));
+        }
+        cells.sort_unstable();
+        assert_eq!(cells, (0..32).collect::<Vec<_>>());
+        let args = jobs[0].command_line(Path::new("out"), false);
+        assert!(!args.contains(&"--all".into()), "{args:?}");
+    }
+
     /// A parity job keeps the proofs of its largest board, so that a rerun after a kill goes
     /// on from them.
     #[test]
@@ -724,7 +770,8 @@ mod tests {
         let jobs = parse(include_str!("../../../jobs/overnight.toml")).unwrap();
         let more = parse(
             "[[job]]\nname = \"s\"\nkind = \"hex-solve\"\nsize = 4\nmoves = \"a1 b2\"\n\
-             misere = true\ntt_mb = 32\ntime_limit = 60\nthreads = 3\n",
+             misere = true\ntt_mb = 32\ntime_limit = 60\nthreads = 3\n\n\
+             [[job]]\nname = \"one\"\nkind = \"hex-solve\"\nsize = 4\nmoves = \"a1\"\nall = false\n",
         )
         .unwrap();
         // Everything a job means; checkpoints apply to Grundy tables and Hex proofs only.

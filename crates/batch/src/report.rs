@@ -102,14 +102,20 @@ fn summary(kind: &str, r: &Value) -> String {
                 r["to_move"].as_str().unwrap_or("?"),
                 r["winner"].as_str().unwrap_or("?"),
             );
-            if to_move == winner {
+            if to_move != winner {
+                // A lost position has no winning move to list.
+                format!("{to_move} to move, {winner} wins")
+            } else if r["winning_moves"].is_array() {
                 format!(
                     "{to_move} to move, {winner} wins; winning moves: {}",
                     list(&r["winning_moves"])
                 )
             } else {
-                // A lost position has no winning move to list.
-                format!("{to_move} to move, {winner} wins")
+                // A job with all = false: one winning move.
+                format!(
+                    "{to_move} to move, {winner} wins; winning move: {}",
+                    r["winning_move"].as_str().unwrap_or("?")
+                )
             }
         }
         "hex-parity" => format!(
@@ -149,5 +155,10 @@ mod tests {
         );
         let lost = json!({"to_move": "white", "winner": "black", "winning_moves": []});
         assert_eq!(summary("hex-solve", &lost), "white to move, black wins");
+        let one = json!({"to_move": "white", "winner": "white", "winning_move": "b3"});
+        assert_eq!(
+            summary("hex-solve", &one),
+            "white to move, white wins; winning move: b3"
+        );
     }
 }

@@ -848,3 +848,70 @@ fn streamed_jobs_verify_and_merge() {
     let original = ok(&["grundy", "show", &s(&dir.join("dawson.stream")), "--csv"]);
     assert_eq!(copy, original);
 }
+
+/// An openings table spread over solve jobs, one per opening up to the 180° rotation, as
+/// jobs/hex-8x8.toml spreads 8x8: the jobs' proofs, pooled with `hex proofs merge`, give through
+/// `hex openings --proofs --proven-only` (which searches nothing) the table a plain `hex
+/// openings` run gives. On 5x5: 13 jobs, a1 to c3.
+#[test]
+fn openings_spread_over_solve_jobs_give_the_openings_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut jobs = String::from("[defaults]\nthreads = 1\ntt_mb = 16\n");
+    let cells: Vec<String> = (0..13)
+        .map(|i| format!("{}{}", char::from(b'a' + i % 5), i / 5 + 1))
+        .collect();
+    for cell in &cells {
+        jobs += &format!(
+            "\n[[job]]\nname = \"5x5-{cell}\"\nkind = \"hex-solve\"\nsize = 5\n\
+             moves = \"{cell}\"\nall = false\n"
+        );
+    }
+    let file = write_jobs(tmp.path(), "openings.toml", &jobs);
+    let run = tmp.path().join("run");
+    ok(&["batch", "run", &file, "--out", &s(&run)]);
+    let pooled = s(&run.join("5x5.proofs"));
+    let mut merge = vec![
+        "hex".to_string(),
+        "proofs".into(),
+        "merge".into(),
+        pooled.clone(),
+    ];
+    merge.extend(
+        cells
+            .iter()
+            .map(|c| s(&run.join(format!("5x5-{c}.proofs")))),
+    );
+    ok(&merge.iter().map(String::as_str).collect::<Vec<_>>());
+    let table = |dir: &Path, extra: &[&str]| -> Vec<(String, bool)> {
+        let mut args = vec!["hex", "openings", "--size", "5", "--no-plies"];
+        let out = s(dir);
+        args.extend(extra);
+        args.extend(["--out", &out]);
+        ok(&args);
+        let text = std::fs::read_to_string(dir.join("5x5-openings.json")).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        v["openings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                let cell = o["cell"].as_str().unwrap().to_string();
+                (cell, o["first_player_wins"].as_bool().unwrap())
+            })
+            .collect()
+    };
+    let spread = table(
+        &tmp.path().join("spread"),
+        &["--proofs", &pooled, "--proven-only"],
+    );
+    let plain = table(&tmp.path().join("plain"), &[]);
+    assert_eq!(spread.len(), 25);
+    assert_eq!(spread, plain);
+    // A job with all = false reports one winning move: after a1, White's.
+    let a1: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("5x5-a1.json")).unwrap()).unwrap();
+    let result = &a1["result"];
+    assert_eq!(result["winner"], "white", "{a1}");
+    assert!(result["winning_move"].is_string(), "{a1}");
+    assert!(result["winning_moves"].is_null(), "{a1}");
+}
