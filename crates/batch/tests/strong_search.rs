@@ -9,7 +9,7 @@
 //!
 //! Each folder says its board and rules; every layer it holds (a partial run's too) is sampled.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use zermelo_batch::strong::{layer_path, Database};
 use zermelo_hex::strong::Ranking;
@@ -25,10 +25,15 @@ fn xorshift(state: &mut u64) -> u64 {
     *state
 }
 
-/// The database folders named by ZERMELO_STRONG_DB.
-fn folders() -> String {
-    std::env::var("ZERMELO_STRONG_DB")
-        .expect("set ZERMELO_STRONG_DB to the folder(s) of zermelo hex strong")
+/// The database folders named by ZERMELO_STRONG_DB (separated by ':').
+fn folders() -> Vec<PathBuf> {
+    let names = std::env::var("ZERMELO_STRONG_DB")
+        .expect("set ZERMELO_STRONG_DB to the folder(s) of zermelo hex strong");
+    names
+        .split(':')
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .collect()
 }
 
 /// Positions in play drawn at random from every layer of `dir` that has the layer above it
@@ -66,10 +71,8 @@ fn sampled(
 #[test]
 #[ignore = "needs a database: set ZERMELO_STRONG_DB to its folder(s)"]
 fn the_search_agrees_with_the_database_on_sampled_positions() {
-    let folders = folders();
     let mut checked = 0;
-    for dir in folders.split(':').filter(|d| !d.is_empty()) {
-        let dir = Path::new(dir);
+    for dir in &folders() {
         let mut db = Database::open(dir).unwrap();
         let n = db.size();
         let solver = Solver::new(SolverConfig {
@@ -95,7 +98,11 @@ fn the_search_agrees_with_the_database_on_sampled_positions() {
             checked += 1;
         }
     }
-    assert!(checked > 0, "no layer with the layer above it in {folders}");
+    assert!(
+        checked > 0,
+        "no layer with the layer above it in {:?}",
+        folders()
+    );
 }
 
 /// The rules by which the search decides positions and leaves moves out, each against the
@@ -113,10 +120,8 @@ fn the_search_agrees_with_the_database_on_sampled_positions() {
 #[test]
 #[ignore = "needs a database: set ZERMELO_STRONG_DB to its folder(s)"]
 fn the_analysis_rules_agree_with_the_database() {
-    let folders = folders();
     let (mut decided, mut narrowed, mut outside) = (0, 0, 0);
-    for dir in folders.split(':').filter(|d| !d.is_empty()) {
-        let dir = Path::new(dir);
+    for dir in &folders() {
         let mut db = Database::open(dir).unwrap();
         let rules = db.rules();
         let solver = Solver::new(SolverConfig {
@@ -168,11 +173,9 @@ fn the_analysis_rules_agree_with_the_database() {
 #[test]
 #[ignore = "needs a database: set ZERMELO_STRONG_DB to its folder(s)"]
 fn the_committed_opening_tables_agree_with_the_database() {
-    let folders = folders();
     let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/hex");
     let mut checked = 0;
-    for dir in folders.split(':').filter(|d| !d.is_empty()) {
-        let dir = Path::new(dir);
+    for dir in &folders() {
         let mut db = Database::open(dir).unwrap();
         let n = db.size();
         let name = match db.rules() {

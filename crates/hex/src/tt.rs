@@ -162,8 +162,9 @@ impl TranspositionTable {
             .count()
     }
 
+    /// A position as the four words an entry stores (the analysis caches store it the same way).
     #[inline(always)]
-    fn words(black: Bitboard, white: Bitboard) -> [u64; 4] {
+    pub(crate) fn words(black: Bitboard, white: Bitboard) -> [u64; 4] {
         [
             black.0 as u64,
             (black.0 >> 64) as u64,

@@ -21,7 +21,7 @@
 use std::sync::atomic::AtomicU64;
 
 use crate::seqlock;
-use crate::Bitboard;
+use crate::{Bitboard, TranspositionTable};
 
 /// Entries per thread of the solver: a cache of t threads has up to 2^16 entries for each (64
 /// bytes each, 4 MiB a thread), rounded up to a power of two, and at most a sixteenth of the
@@ -72,7 +72,7 @@ impl Cache {
     #[inline]
     fn get(&self, black: Bitboard, white: Bitboard, tag: u64) -> Option<(u128, bool)> {
         let w = seqlock::read(self.slot(black.0, white.0, tag))?;
-        let [b0, b1, w0, w1] = words(black, white);
+        let [b0, b1, w0, w1] = TranspositionTable::words(black, white);
         let found = w[1] == b0 && w[2] == b1 && w[3] == w0 && w[4] == w1 && w[TAG] & !WHOLE == tag;
         found.then(|| {
             (
@@ -84,23 +84,13 @@ impl Cache {
 
     #[inline]
     fn put(&self, black: Bitboard, white: Bitboard, tag: u64, held: u128) {
-        let [b0, b1, w0, w1] = words(black, white);
+        let [b0, b1, w0, w1] = TranspositionTable::words(black, white);
         let entry = self.slot(black.0, white.0, tag & !WHOLE);
         seqlock::write(
             entry,
             &[0, b0, b1, w0, w1, tag, held as u64, (held >> 64) as u64],
         );
     }
-}
-
-#[inline(always)]
-fn words(black: Bitboard, white: Bitboard) -> [u64; 4] {
-    [
-        black.0 as u64,
-        (black.0 >> 64) as u64,
-        white.0 as u64,
-        (white.0 >> 64) as u64,
-    ]
 }
 
 /// The moves cache and the proof-set cache of one solver.
