@@ -4,7 +4,7 @@
 # finished databases, and the checks of the search and of the committed opening tables against
 # them (the ignored tests of crates/batch/tests/strong_search.rs).
 #
-# Each rule takes about an hour and a quarter on 2 cores and 6.1 GiB of memory (its two largest
+# Each rule takes about 1.8 hours of layer time on 2 cores and 6.1 GiB of memory (its two largest
 # layers), and 19 GiB of disk. A run stopped anywhere goes on from its last finished layer when
 # the script is run again; each run's peak memory is kept beside the layers (run-*.time, from
 # /usr/bin/time), and the JSON gives the largest.
