@@ -13,11 +13,11 @@ const MAX_ROW: i8 = 5;
 /// Find every minimal edge template of rows 2 to --max-row whose carrier lies in the finder's
 /// search region (each proven by exhaustive play inside its carrier) and write the list in the
 /// format of crates/hex/data/edge-templates.txt, which this command regenerates with the
-/// default options (row 4 and above take much longer).
+/// default options.
 #[derive(clap::Args)]
 pub struct Args {
     /// The highest row, 2 to 5.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 4)]
     max_row: i8,
     /// The file to write (the list is printed when not given).
     #[arg(long)]
@@ -41,7 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             list.len(),
             start.elapsed().as_secs_f64()
         );
-    });
+    })?;
     let command = format!("zermelo hex templates --max-row {}", args.max_row);
     let text = templates::to_text(&found, &command);
     match &args.out {

@@ -45,15 +45,17 @@ const MAX_SEMIS: usize = 12;
 /// The most points (two edges, stone groups, empty cells) a board can have: one per bit.
 const POINTS: usize = 128;
 
+/// [`Proves::Connections`] with every committed template.
+pub(crate) const ALL_TEMPLATES: Proves = Proves::Connections { below: i8::MAX };
+
 /// Which connections the engine builds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Proves {
-    /// Every connection the rules find, the committed edge templates among the base
-    /// connections: the player joins the points playing second.
-    Connections,
-    /// The same from the rules alone, without the templates: what the template finder, which
-    /// proves the templates, may rely on.
-    RulesOnly,
+    /// Every connection the rules find, the committed edge templates of the rows below
+    /// `below` among the base connections: the player joins the points playing second. The
+    /// template finder, which proves the templates of a row, relies on the lower rows only;
+    /// everything else takes them all ([`ALL_TEMPLATES`]).
+    Connections { below: i8 },
     /// Pairings only (see the module's documentation): the player's opponent, answering every
     /// move in a pair with the other cell of the pair, leaves the player joined.
     Pairings,
@@ -426,24 +428,25 @@ impl<C: Cells> Points<C> {
                 lists.add_full(index[c] as usize, index[d] as usize, C::EMPTY);
             }
         }
-        if proves == Proves::Connections {
-            points.add_templates(g, stones, empty, (a, at_a), (b, at_b), lists);
+        if let Proves::Connections { below } = proves {
+            points.add_templates(g, (stones, empty), (a, at_a), (b, at_b), below, lists);
         }
         points
     }
 
-    /// The template rule: a point holding the stone of an edge template whose carrier has no
-    /// opponent's stone is fully connected to that edge, with the carrier's empty cells as
-    /// carrier (cells of the carrier the player holds already only help).
+    /// The template rule: a point holding the stone of an edge template (of a row below
+    /// `below`) whose carrier has no opponent's stone is fully connected to that edge, with the
+    /// carrier's empty cells as carrier (cells of the carrier the player holds already only
+    /// help).
     ///
     /// Pairings take no templates: a template's strategy need not answer in pairs.
     fn add_templates(
         &self,
         g: &Geometry,
-        stones: Bitboard,
-        empty: Bitboard,
+        (stones, empty): (Bitboard, Bitboard),
         (a, at_a): (Bitboard, Bitboard),
         (b, at_b): (Bitboard, Bitboard),
+        below: i8,
         lists: &mut Lists<C>,
     ) {
         let placed = templates::for_board(g.n);
@@ -457,8 +460,8 @@ impl<C: Cells> Points<C> {
                 .chain([(1 - edge_point, other)]);
             for (p, cells) in sources {
                 for s in cells.cells() {
-                    for &carrier in placed.carriers(g, edge, s) {
-                        if carrier & open == carrier {
+                    for &(row, carrier) in placed.carriers(g, edge, s) {
+                        if row < below && carrier & open == carrier {
                             lists.add_full(p, edge_point, C::of(carrier & empty));
                         }
                     }
@@ -724,7 +727,7 @@ mod tests {
 
     #[test]
     fn every_connection_holds() {
-        let checked = every_connection_holds_with::<u64>(Proves::Connections);
+        let checked = every_connection_holds_with::<u64>(ALL_TEMPLATES);
         assert!(checked > 10_000, "{checked} connections checked");
     }
 
@@ -732,7 +735,7 @@ mod tests {
     /// boards only.
     #[test]
     fn every_connection_holds_with_wide_carriers() {
-        let checked = every_connection_holds_with::<u128>(Proves::Connections);
+        let checked = every_connection_holds_with::<u128>(ALL_TEMPLATES);
         assert!(checked > 10_000, "{checked} connections checked");
     }
 
@@ -749,7 +752,7 @@ mod tests {
     fn both_widths_agree() {
         let mut compared = 0;
         for (g, stones, empty, edges) in cases() {
-            for proves in [Proves::Connections, Proves::Pairings] {
+            for proves in [ALL_TEMPLATES, Proves::Pairings] {
                 let narrow = connect::<u64>(g, stones, empty, edges.0, edges.1, proves);
                 let wide = connect::<u128>(g, stones, empty, edges.0, edges.1, proves);
                 assert_eq!(

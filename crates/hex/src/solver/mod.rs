@@ -128,6 +128,8 @@ pub struct Solver {
     live: AtomicU64,
     /// Proofs given by the caller and proofs found since, when kept.
     proofs: Option<ProofLog>,
+    /// The edge templates its searches use: those of the rows below this one.
+    templates_below: i8,
 }
 
 impl Solver {
@@ -145,7 +147,16 @@ impl Solver {
             pool,
             live: AtomicU64::new(0),
             proofs: None,
+            templates_below: i8::MAX,
         })
+    }
+
+    /// The same solver, using only the edge templates of the rows below `row`: the template
+    /// finder proves the templates of a row with it, so that no template is taken as known
+    /// while its own row is being proven.
+    pub(crate) fn with_templates_below(mut self, row: i8) -> Solver {
+        self.templates_below = row;
+        self
     }
 
     /// The same solver, answering from `known` every position it holds (of its board size)
@@ -215,6 +226,7 @@ impl Solver {
     /// proofs kept.
     fn search(&self, n: usize) -> Search<'_> {
         Search::new(&self.tt, &self.caches, self.rules, n)
+            .templates_below(self.templates_below)
             .reporting_to(&self.live)
             .with_proofs(self.proofs.as_ref())
     }

@@ -1,7 +1,7 @@
 //! [`Solver::inspect`]: what the engines beneath the search know of a position before any
 //! search, for display (HexGui draws it over the board).
 
-use super::connections::{self, Proves};
+use super::connections;
 use super::inferior::DeadCells;
 use super::search::{Analysis, Node};
 use super::{Rules, Solver};
@@ -99,7 +99,8 @@ impl Solver {
                 };
                 return (link, Bitboard::EMPTY);
             }
-            let c = connections::edge_connection(g, stones, empty, a, b, Proves::Connections);
+            let c =
+                connections::edge_connection(g, stones, empty, a, b, connections::ALL_TEMPLATES);
             (
                 EdgeLink {
                     full: c.full,

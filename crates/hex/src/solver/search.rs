@@ -102,6 +102,9 @@ pub(crate) struct Search<'a> {
     /// When set, this search is one worker of a shared proof (its marks and its number), and
     /// steers away from the nodes the other workers are in.
     shared: Option<(&'a Paths, usize)>,
+    /// The connections its analysis builds: every edge template, or those of the lower rows
+    /// for the template finder ([`super::Solver::with_templates_below`]).
+    connections: Proves,
 }
 
 /// Proven positions given to a solver, and those its searches have proven since.
@@ -151,7 +154,15 @@ impl<'a> Search<'a> {
             stop: None,
             halt: None,
             shared: None,
+            connections: connections::ALL_TEMPLATES,
         }
+    }
+
+    /// The same search, its connections built with the edge templates of the rows below `row`
+    /// only.
+    pub fn templates_below(mut self, row: i8) -> Search<'a> {
+        self.connections = Proves::Connections { below: row };
+        self
     }
 
     /// The same search as worker `worker` of a shared proof whose workers mark their nodes in
@@ -384,7 +395,7 @@ impl<'a> Search<'a> {
                     }
                 }
                 let other =
-                    connections::edge_connection(g, theirs, empty, ta, tb, Proves::Connections);
+                    connections::edge_connection(g, theirs, empty, ta, tb, self.connections);
                 if let Some(carrier) = other.full {
                     return Analysis::Decided(false, None, carrier | f.needs_theirs);
                 }
@@ -519,8 +530,7 @@ impl<'a> Search<'a> {
     /// by its key. Its proof set is the connection's carrier and what the mover's fill-in needs.
     fn connected_win(&self, f: &Filled, black_to_move: bool) -> Option<Analysis> {
         let (ma, mb, _, _) = self.edges(black_to_move);
-        let own =
-            connections::edge_connection(self.g, f.mine, f.empty, ma, mb, Proves::Connections);
+        let own = connections::edge_connection(self.g, f.mine, f.empty, ma, mb, self.connections);
         if let Some(carrier) = own.full {
             // Connected whatever the opponent does: any move keeps it so.
             let any = self
@@ -624,7 +634,7 @@ impl<'a> Search<'a> {
         if g.rotate(black) == black && g.rotate(white) == white {
             return all;
         }
-        let other = connections::edge_connection(g, f.theirs, f.empty, ta, tb, Proves::Connections);
+        let other = connections::edge_connection(g, f.theirs, f.empty, ta, tb, self.connections);
         let candidates = match threat {
             Some(_) => threats,
             None => all,
