@@ -31,6 +31,9 @@
 //! - `NAME.proofs`: a Hex job's proven positions (`--proofs`), which a rerun starts from;
 //! - `NAME.proofs.open`: the open entries of an unfinished Hex job's table, saved with its
 //!   proofs, which a rerun puts back;
+//! - `NAME.parts.json`: what the interrupted runs of an unfinished job spent (checksummed JSON:
+//!   `parts`, `wall_seconds`, `cpu_seconds`, `nodes`), added up into the record of the run that
+//!   finishes it (`total_wall_seconds`, `total_cpu_seconds`, `total_nodes`), then removed;
 //! - `.NAME.lock`: locked while a runner computes the job.
 //!
 //! and `jobs.toml` (the job file the results belong to), `.lock.I-of-N` (one runner per

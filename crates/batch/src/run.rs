@@ -514,6 +514,7 @@ fn run_job(
     let stopped = matches!(status.signal(), Some(s) if s == Signal::SIGTERM as i32 || s == Signal::SIGINT as i32)
         && !out_of_time;
     if (stop.stopping() || stopped) && !status.success() {
+        add_part(dir, job, wall, cpu, nodes_in(&last))?;
         display.end(job, "interrupted", wall);
         return Ok(Outcome::Interrupted(match job.checkpoint_file() {
             Some(t) if dir.join(&t).exists() => {
@@ -530,6 +531,7 @@ fn run_job(
     let record = match (status.success(), output) {
         (true, Some(output)) => {
             let result = split_result(job, output, &mut provenance, wall);
+            add_earlier_parts(dir, job, &mut provenance)?;
             json!({"status": "done", "job": job.identity(), "result": result,
                    "provenance": provenance})
         }
@@ -562,6 +564,11 @@ fn run_job(
         }
     };
     zermelo_store::json::write(&record_path(dir, &job.name), &record)?;
+    let parts = parts_path(dir, &job.name);
+    if record["status"] == "done" && parts.exists() {
+        // The record holds their sums now.
+        remove(&parts)?;
+    }
     if record["status"] == "done" {
         display.end(job, &format!("done in {wall:.1} s"), wall);
         Ok(Outcome::Done)
@@ -570,6 +577,76 @@ fn run_job(
         display.end(job, &format!("failed: {reason}"), wall);
         Ok(Outcome::Failed(reason))
     }
+}
+
+/// The file where a job's interrupted runs add up what they spent: `NAME.parts.json`.
+fn parts_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.parts.json"))
+}
+
+/// The node count in a child's last line: its progress line (`… 138240 nodes …`) or the line
+/// a search stopped by a signal ends with (`interrupted after 138240 nodes; …`).
+fn nodes_in(line: &str) -> Option<u64> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words
+        .windows(2)
+        .find(|w| w[1].trim_end_matches([';', ',']) == "nodes")
+        .and_then(|w| w[0].parse().ok())
+}
+
+/// Adds an interrupted run of `job` to its parts file (written atomically, with a checksum),
+/// so that the record of the run that finishes it tells the whole time it took.
+fn add_part(dir: &Path, job: &Job, wall: f64, cpu: f64, nodes: Option<u64>) -> Result<()> {
+    let path = parts_path(dir, &job.name);
+    let mut parts = if path.exists() {
+        without_checksum(zermelo_store::json::read(&path)?)
+    } else {
+        json!({"parts": 0, "wall_seconds": 0.0, "cpu_seconds": 0.0, "nodes": 0})
+    };
+    let add = |v: &Value, x: f64| json!(v.as_f64().unwrap_or(0.0) + x);
+    parts["parts"] = json!(parts["parts"].as_u64().unwrap_or(0) + 1);
+    parts["wall_seconds"] = add(&parts["wall_seconds"], wall);
+    parts["cpu_seconds"] = add(&parts["cpu_seconds"], cpu);
+    parts["nodes"] = json!(parts["nodes"].as_u64().unwrap_or(0) + nodes.unwrap_or(0));
+    if nodes.is_none() {
+        parts["nodes_unknown_parts"] =
+            json!(parts["nodes_unknown_parts"].as_u64().unwrap_or(0) + 1);
+    }
+    zermelo_store::json::write(&path, &parts)?;
+    Ok(())
+}
+
+/// Puts the interrupted runs of `job` (its parts file), if any, into the provenance of the run
+/// that finished it, with the totals: `total_wall_seconds`, `total_cpu_seconds` and
+/// `total_nodes` (a run killed with no line of its nodes adds none: `nodes_unknown_parts` counts
+/// those).
+fn add_earlier_parts(dir: &Path, job: &Job, provenance: &mut Value) -> Result<()> {
+    let path = parts_path(dir, &job.name);
+    if !path.exists() {
+        return Ok(());
+    }
+    let parts = without_checksum(zermelo_store::json::read(&path)?);
+    let sum = |key: &str, own: &Value| {
+        json!(parts[key].as_f64().unwrap_or(0.0) + own[key].as_f64().unwrap_or(0.0))
+    };
+    let (wall, cpu) = (
+        sum("wall_seconds", provenance),
+        sum("cpu_seconds", provenance),
+    );
+    let nodes = parts["nodes"].as_u64().unwrap_or(0) + provenance["nodes"].as_u64().unwrap_or(0);
+    provenance["total_wall_seconds"] = wall;
+    provenance["total_cpu_seconds"] = cpu;
+    provenance["total_nodes"] = json!(nodes);
+    provenance["earlier_parts"] = parts;
+    Ok(())
+}
+
+/// A document read back, less its checksum field (the writer adds a fresh one).
+fn without_checksum(mut value: Value) -> Value {
+    if let Value::Object(map) = &mut value {
+        map.remove("checksum");
+    }
+    value
 }
 
 /// Removes a file that is to be rewritten.
@@ -583,10 +660,14 @@ fn remove_stale_temporaries(dir: &Path, job: &Job) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let stems: Vec<String> = std::iter::once(format!("{}.json", job.name))
-        .chain(job.checkpoint_file())
-        .map(|file| format!(".{file}."))
-        .collect();
+    let stems: Vec<String> = [
+        format!("{}.json", job.name),
+        format!("{}.parts.json", job.name),
+    ]
+    .into_iter()
+    .chain(job.checkpoint_file())
+    .map(|file| format!(".{file}."))
+    .collect();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         // The store names them .FILE.PID.tmp.
@@ -691,6 +772,41 @@ fn strip_run_keys(value: &mut Value) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_nodes_of_a_childs_last_line() {
+        assert_eq!(nodes_in("hex solve: 138240 nodes (2.30k/s)"), Some(138_240));
+        let line = "zermelo: error: interrupted after 5120 nodes; 3 proofs (1 new) saved to x";
+        assert_eq!(nodes_in(line), Some(5120));
+        assert_eq!(nodes_in("grundy octal: 1200 values"), None);
+    }
+
+    #[test]
+    fn interrupted_runs_add_up_in_the_record_of_the_run_that_finishes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let jobs = crate::jobs::parse(
+            "[[job]]\nname = \"a\"\nkind = \"hex-solve\"\nsize = 4\nmoves = \"a1\"\n",
+        )
+        .unwrap();
+        let job = &jobs[0];
+        add_part(tmp.path(), job, 10.0, 18.0, Some(1000)).unwrap();
+        add_part(tmp.path(), job, 5.0, 9.0, None).unwrap();
+        let mut provenance = json!({"wall_seconds": 2.0, "cpu_seconds": 3.0, "nodes": 7});
+        add_earlier_parts(tmp.path(), job, &mut provenance).unwrap();
+        assert_eq!(provenance["total_wall_seconds"], 17.0);
+        assert_eq!(provenance["total_cpu_seconds"], 30.0);
+        assert_eq!(provenance["total_nodes"], 1007);
+        assert_eq!(provenance["earlier_parts"]["parts"], 2);
+        assert_eq!(provenance["earlier_parts"]["nodes_unknown_parts"], 1);
+        // A job with no parts file keeps its own figures alone.
+        let mut alone = json!({"wall_seconds": 2.0});
+        let other = crate::jobs::parse(
+            "[[job]]\nname = \"b\"\nkind = \"hex-solve\"\nsize = 4\nmoves = \"a2\"\n",
+        )
+        .unwrap();
+        add_earlier_parts(tmp.path(), &other[0], &mut alone).unwrap();
+        assert_eq!(alone, json!({"wall_seconds": 2.0}));
+    }
 
     #[test]
     fn what_a_proofs_file_did_is_a_fact_of_the_run_not_of_the_result() {

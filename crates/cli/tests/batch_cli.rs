@@ -421,6 +421,13 @@ fn sigterm_checkpoints_and_a_second_runner_is_refused() {
         states(&dir),
         vec![("officers".into(), "checkpointed".into())]
     );
+    // The interrupted run's time is kept for the record of the run that will finish the job.
+    let parts = |dir: &Path| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("officers.parts.json")).unwrap())
+            .unwrap()
+    };
+    assert_eq!(parts(&dir)["parts"], 1);
+    assert!(parts(&dir)["wall_seconds"].as_f64().unwrap() >= 2.5);
     let table = dir.join("officers.zgt");
     let show: Value = serde_json::from_str(&ok(&["grundy", "show", &s(&table), "--json"])).unwrap();
     assert_eq!(show["complete"], false);
@@ -455,6 +462,7 @@ fn sigterm_checkpoints_and_a_second_runner_is_refused() {
         states(&dir),
         vec![("officers".into(), "checkpointed".into())]
     );
+    assert_eq!(parts(&dir)["parts"], 2);
 }
 
 #[test]

@@ -58,8 +58,9 @@ pub fn keeping<T: Send>(
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
         let stopped = |kept: Kept| {
             errln!(
-                "zermelo: error: interrupted; {} proofs ({} new) saved to {}: the same \
-                 command goes on from them",
+                "zermelo: error: interrupted after {} nodes; {} proofs ({} new) saved to {}: \
+                 the same command goes on from them",
+                solver.nodes_searched(),
                 kept.loaded + kept.saved,
                 kept.saved,
                 file.path.display()
