@@ -915,6 +915,46 @@ fn openings_spread_over_solve_jobs_give_the_openings_table() {
     let plain = table(&tmp.path().join("plain"), &[]);
     assert_eq!(spread.len(), 25);
     assert_eq!(spread, plain);
+    // With --batch, each solved opening carries its job's time and nodes, its twin none.
+    let timed = tmp.path().join("timed");
+    ok(&[
+        "hex",
+        "openings",
+        "--size",
+        "5",
+        "--proofs",
+        &pooled,
+        "--proven-only",
+        "--batch",
+        &s(&run),
+        "--out",
+        &s(&timed),
+    ]);
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(timed.join("5x5-openings.json")).unwrap())
+            .unwrap();
+    let record = |cell: &str| -> Value {
+        let text = std::fs::read_to_string(run.join(format!("5x5-{cell}.json"))).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    for o in doc["openings"].as_array().unwrap() {
+        let cell = o["cell"].as_str().unwrap();
+        if cells.iter().any(|c| c == cell) {
+            let p = &record(cell)["provenance"];
+            assert_eq!(o["nodes"], p["nodes"], "{cell}");
+            assert_eq!(o["seconds"], p["wall_seconds"], "{cell}");
+        } else {
+            assert_eq!(
+                (o["nodes"].as_u64(), o["seconds"].as_f64()),
+                (Some(0), Some(0.0))
+            );
+        }
+    }
+    let md = std::fs::read_to_string(timed.join("5x5-openings.md")).unwrap();
+    assert!(
+        md.contains("| opening | first player | seconds | nodes |"),
+        "{md}"
+    );
     // A job with all = false reports one winning move: after a1, White's.
     let a1: Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("5x5-a1.json")).unwrap()).unwrap();

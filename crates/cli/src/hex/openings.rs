@@ -1,6 +1,7 @@
 //! `zermelo hex openings`: the value of every first move.
 
 use crate::output::{out, outln};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -44,6 +45,11 @@ pub struct Args {
     /// --proofs.
     #[arg(long, requires = "proofs")]
     proven_only: bool,
+    /// With --proven-only: each opening's time and nodes from the records of a batch results
+    /// folder whose hex-solve jobs solved the openings (as jobs/hex-8x8.toml does), all the runs
+    /// of a job together; an opening answered from its twin's proof shows none.
+    #[arg(long, requires = "proven_only")]
+    batch: Option<PathBuf>,
 }
 
 /// Parses "5" or "1-5".
@@ -83,6 +89,8 @@ struct Table {
     threads: usize,
     /// What the run did with its proofs file, when it has one.
     kept: Option<Kept>,
+    /// Whether each opening's seconds are its own (from a batch's records), to be listed.
+    timed: bool,
 }
 
 /// The environment variable that makes a worker thread panic (`worker-panic`), so that the
@@ -155,6 +163,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             seconds: start.elapsed().as_secs_f64(),
             threads: solver.threads(),
             kept,
+            timed: false,
         };
         if args.no_plies || n > limit {
             write_table(&args, &table)?;
@@ -203,6 +212,38 @@ fn write_table(args: &Args, table: &Table) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The wall seconds and nodes of each opening (by its name) that a done hex-solve job of the
+/// batch folder `dir` solved on an n x n board in `rules`: the totals over the job's runs
+/// where it was stopped and resumed.
+fn batch_times(dir: &Path, n: usize, rules: Rules) -> anyhow::Result<HashMap<String, (f64, u64)>> {
+    let mut times = HashMap::new();
+    for job in zermelo_batch::folder_jobs(dir)? {
+        let zermelo_batch::State::Done(record) = zermelo_batch::state(dir, &job)? else {
+            continue;
+        };
+        let j = &record["job"];
+        let ours = j["kind"] == "hex-solve"
+            && j["size"].as_u64() == Some(n as u64)
+            && j["misere"].as_bool().unwrap_or(false) == (rules == Rules::Misere);
+        let Some(cell) = j["moves"]
+            .as_str()
+            .filter(|m| ours && !m.contains([' ', ',']))
+        else {
+            continue;
+        };
+        let p = &record["provenance"];
+        let seconds = p["total_wall_seconds"]
+            .as_f64()
+            .or(p["wall_seconds"].as_f64());
+        let nodes = p["total_nodes"].as_u64().or(p["nodes"].as_u64());
+        times.insert(
+            cell.to_string(),
+            (seconds.unwrap_or(0.0), nodes.unwrap_or(0)),
+        );
+    }
+    Ok(times)
+}
+
 /// `--proven-only`: the openings of one size known without a search (see [`Args`]).
 fn proven_only(args: &Args) -> anyhow::Result<()> {
     let n = args.size.0;
@@ -215,13 +256,20 @@ fn proven_only(args: &Args) -> anyhow::Result<()> {
     let known = solver.known_openings(n)?;
     let rules = args.search.rules();
     if known.iter().all(|(_, v)| v.is_some()) {
+        let times = match &args.batch {
+            Some(dir) => batch_times(dir, n, rules)?,
+            None => HashMap::new(),
+        };
         let openings = known
             .iter()
-            .map(|&(cell, v)| Opening {
-                cell,
-                first_player_wins: v.expect("all known"),
-                nodes: 0,
-                seconds: 0.0,
+            .map(|&(cell, v)| {
+                let (seconds, nodes) = times.get(&cell.to_string()).copied().unwrap_or_default();
+                Opening {
+                    cell,
+                    first_player_wins: v.expect("all known"),
+                    nodes,
+                    seconds,
+                }
             })
             .collect();
         let table = Table {
@@ -232,6 +280,7 @@ fn proven_only(args: &Args) -> anyhow::Result<()> {
             seconds: start.elapsed().as_secs_f64(),
             threads: solver.threads(),
             kept: None,
+            timed: args.batch.is_some(),
         };
         return write_table(args, &table);
     }
@@ -385,6 +434,9 @@ impl Table {
                     "first_player_wins": o.first_player_wins,
                     "nodes": o.nodes,
                 });
+                if self.timed {
+                    v["seconds"] = json!(o.seconds);
+                }
                 if let Some(p) = &self.plies {
                     v["plies"] = json!(p[i]);
                 }
@@ -497,18 +549,31 @@ impl Table {
             self.diagram(),
             self.file_stem()
         );
-        match self.plies {
-            Some(_) => s.push_str("| opening | first player | plies |\n|---|---|---|\n"),
-            None => s.push_str("| opening | first player |\n|---|---|\n"),
+        s.push_str("| opening | first player |");
+        let mut rule = String::from("|---|---|");
+        if self.plies.is_some() {
+            s.push_str(" plies |");
+            rule.push_str("---|");
         }
+        if self.timed {
+            s.push_str(" seconds | nodes |");
+            rule.push_str("---|---|");
+        }
+        let _ = writeln!(s, "\n{rule}");
         for (i, o) in self.openings.iter().enumerate() {
             let plies = self
                 .plies
                 .as_ref()
                 .map_or(String::new(), |p| format!(" {} |", p[i]));
+            // An opening answered from its twin's proof took no search of its own.
+            let timed = match (self.timed, o.nodes > 0 || o.seconds > 0.0) {
+                (false, _) => String::new(),
+                (true, true) => format!(" {:.1} | {} |", o.seconds, o.nodes),
+                (true, false) => " | |".to_string(),
+            };
             let _ = writeln!(
                 s,
-                "| {} | {} |{plies}",
+                "| {} | {} |{plies}{timed}",
                 o.cell,
                 if o.first_player_wins { "wins" } else { "loses" }
             );
