@@ -214,7 +214,7 @@ fn sigterm_saves_the_proofs_and_says_where() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let line = stderr.lines().last().unwrap();
     assert!(
-        line.starts_with("zermelo: error: interrupted;") && line.contains(s(&path)),
+        line.starts_with("zermelo: error: interrupted after ") && line.contains(s(&path)),
         "{stderr}"
     );
     let count = header(&path).unwrap()["count"].as_u64().unwrap();
