@@ -78,6 +78,16 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// The copy of the job file kept in a results folder.
 pub const JOBS_COPY: &str = "jobs.toml";
 
+/// A figure of a record's `provenance`: the total over every run of a job stopped and resumed
+/// (`total_KEY`) when there is one, else the last run's (`KEY`).
+#[must_use]
+pub fn provenance_total<'a>(provenance: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
+    match &provenance[format!("total_{key}").as_str()] {
+        serde_json::Value::Null => &provenance[key],
+        total => total,
+    }
+}
+
 fn record_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.json"))
 }

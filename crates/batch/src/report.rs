@@ -25,13 +25,7 @@ pub fn markdown(dir: &Path) -> Result<String> {
         };
         let p = record.map(|r| &r["provenance"]);
         // A job finished over several runs: what they took together.
-        let num = |key: &str| {
-            p.and_then(|p| {
-                p[format!("total_{key}").as_str()]
-                    .as_f64()
-                    .or(p[key].as_f64())
-            })
-        };
+        let num = |key: &str| p.and_then(|p| crate::provenance_total(p, key).as_f64());
         if matches!(st, State::Done(_)) {
             done += 1;
             wall += num("wall_seconds").unwrap_or(0.0);

@@ -599,7 +599,8 @@ fn nodes_in(line: &str) -> Option<u64> {
 fn add_part(dir: &Path, job: &Job, wall: f64, cpu: f64, nodes: Option<u64>) -> Result<()> {
     let path = parts_path(dir, &job.name);
     let mut parts = if path.exists() {
-        without_checksum(zermelo_store::json::read(&path)?)
+        // The writer replaces the checksum read with a fresh one.
+        zermelo_store::json::read(&path)?
     } else {
         json!({"parts": 0, "wall_seconds": 0.0, "cpu_seconds": 0.0, "nodes": 0})
     };
@@ -625,7 +626,11 @@ fn add_earlier_parts(dir: &Path, job: &Job, provenance: &mut Value) -> Result<()
     if !path.exists() {
         return Ok(());
     }
-    let parts = without_checksum(zermelo_store::json::read(&path)?);
+    let mut parts = zermelo_store::json::read(&path)?;
+    // The record has a checksum of its own.
+    if let Value::Object(map) = &mut parts {
+        map.remove(zermelo_store::json::CHECKSUM_FIELD);
+    }
     let sum = |key: &str, own: &Value| {
         json!(parts[key].as_f64().unwrap_or(0.0) + own[key].as_f64().unwrap_or(0.0))
     };
@@ -639,14 +644,6 @@ fn add_earlier_parts(dir: &Path, job: &Job, provenance: &mut Value) -> Result<()
     provenance["total_nodes"] = json!(nodes);
     provenance["earlier_parts"] = parts;
     Ok(())
-}
-
-/// A document read back, less its checksum field (the writer adds a fresh one).
-fn without_checksum(mut value: Value) -> Value {
-    if let Value::Object(map) = &mut value {
-        map.remove("checksum");
-    }
-    value
 }
 
 /// Removes a file that is to be rewritten.

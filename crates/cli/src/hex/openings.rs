@@ -212,10 +212,10 @@ fn write_table(args: &Args, table: &Table) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The wall seconds and nodes of each opening (by its name) that a done hex-solve job of the
-/// batch folder `dir` solved on an n x n board in `rules`: the totals over the job's runs
-/// where it was stopped and resumed.
-fn batch_times(dir: &Path, n: usize, rules: Rules) -> anyhow::Result<HashMap<String, (f64, u64)>> {
+/// The wall seconds and nodes of each opening that a done hex-solve job of the batch folder
+/// `dir` solved on an n x n board in `rules`: the totals over the job's runs where it was
+/// stopped and resumed.
+fn batch_times(dir: &Path, n: usize, rules: Rules) -> anyhow::Result<HashMap<Cell, (f64, u64)>> {
     let mut times = HashMap::new();
     for job in zermelo_batch::folder_jobs(dir)? {
         let zermelo_batch::State::Done(record) = zermelo_batch::state(dir, &job)? else {
@@ -225,21 +225,18 @@ fn batch_times(dir: &Path, n: usize, rules: Rules) -> anyhow::Result<HashMap<Str
         let ours = j["kind"] == "hex-solve"
             && j["size"].as_u64() == Some(n as u64)
             && j["misere"].as_bool().unwrap_or(false) == (rules == Rules::Misere);
+        // A job of one move solved that opening; longer lines are not openings.
         let Some(cell) = j["moves"]
             .as_str()
-            .filter(|m| ours && !m.contains([' ', ',']))
+            .filter(|_| ours)
+            .and_then(|m| Cell::parse(m, n).ok())
         else {
             continue;
         };
         let p = &record["provenance"];
-        let seconds = p["total_wall_seconds"]
-            .as_f64()
-            .or(p["wall_seconds"].as_f64());
-        let nodes = p["total_nodes"].as_u64().or(p["nodes"].as_u64());
-        times.insert(
-            cell.to_string(),
-            (seconds.unwrap_or(0.0), nodes.unwrap_or(0)),
-        );
+        let seconds = zermelo_batch::provenance_total(p, "wall_seconds").as_f64();
+        let nodes = zermelo_batch::provenance_total(p, "nodes").as_u64();
+        times.insert(cell, (seconds.unwrap_or(0.0), nodes.unwrap_or(0)));
     }
     Ok(times)
 }
@@ -263,7 +260,7 @@ fn proven_only(args: &Args) -> anyhow::Result<()> {
         let openings = known
             .iter()
             .map(|&(cell, v)| {
-                let (seconds, nodes) = times.get(&cell.to_string()).copied().unwrap_or_default();
+                let (seconds, nodes) = times.get(&cell).copied().unwrap_or_default();
                 Opening {
                     cell,
                     first_player_wins: v.expect("all known"),
