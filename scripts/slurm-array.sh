@@ -23,6 +23,8 @@
 #   SIGTERM first and checkpoints; started again, it resumes its shard the same way (after a
 #   node failure, from the last periodic checkpoint). --open-mode=append keeps the log of every
 #   attempt in the task's log file.
+# - Options after the results folder go to `zermelo batch run`: `--only 8x8-a1,8x8-b1` runs
+#   those jobs of the file alone, and the array deals them out (scripts/slurm-hex-8x8.sh).
 # - ZERMELO: the zermelo executable (default: zermelo on PATH, else target/release/zermelo).
 # - scripts/slurm-smoke.sh runs this script on a one-node Slurm cluster started on this
 #   machine: an array over jobs/smoke.toml, one task requeued mid-run, merged and compared with
@@ -38,14 +40,15 @@
 #SBATCH --output=zermelo-batch-%A_%a.log
 set -euo pipefail
 
-if [[ $# -ne 2 ]]; then
-    echo "usage: sbatch --array=0-N scripts/slurm-array.sh JOBS.toml RESULTS_DIR" >&2
+if [[ $# -lt 2 ]]; then
+    echo "usage: sbatch --array=0-N scripts/slurm-array.sh JOBS.toml RESULTS_DIR [OPTION...]" >&2
     exit 2
 fi
 jobs=$1
 out=$2
+shift 2
 zermelo=${ZERMELO:-$(command -v zermelo || echo target/release/zermelo)}
 
 # A cluster log: a progress line every minute.
 exec "$zermelo" batch run "$jobs" --out "$out" \
-    --threads "${SLURM_CPUS_PER_TASK:-1}" --log-every 60
+    --threads "${SLURM_CPUS_PER_TASK:-1}" --log-every 60 "$@"

@@ -36,6 +36,8 @@ pub struct RunOptions {
     pub jobs: PathBuf,
     /// The results folder (created if needed). Running again skips finished jobs.
     pub out: PathBuf,
+    /// Only the jobs of these names (all of them when empty); the shard is dealt from them.
+    pub only: Vec<String>,
     /// The shard of the job list to run.
     pub shard: Shard,
     /// Threads for jobs whose job file does not set them.
@@ -148,9 +150,10 @@ impl Batch {
     /// lock for the shard (refused while another runner holds it).
     pub fn open(args: &RunOptions) -> Result<Batch> {
         let all = jobs::load(&args.jobs)?;
+        let chosen = only(&all, &args.only, &args.jobs)?;
         let shard = args.shard;
         let mine: Vec<Job> = shard
-            .select(&all)
+            .select(&chosen)
             .into_iter()
             .cloned()
             .map(|mut j| {
@@ -276,6 +279,26 @@ impl Batch {
 /// Jobs of the folder's earlier list that the new file leaves out stay in the copy when the
 /// folder holds files of theirs (a record or a table): a run with a part of the job file must
 /// not hide results already computed.
+/// The jobs of `all` named in `names`, in job-file order; all of them when `names` is empty.
+/// A name that no job has is an error, so that a typo does not quietly run nothing.
+fn only(all: &[Job], names: &[String], path: &Path) -> Result<Vec<Job>> {
+    if names.is_empty() {
+        return Ok(all.to_vec());
+    }
+    if let Some(missing) = names.iter().find(|n| !all.iter().any(|j| &j.name == *n)) {
+        bail!(
+            Invalid,
+            "--only {missing:?}: {} has no job of that name",
+            path.display()
+        );
+    }
+    Ok(all
+        .iter()
+        .filter(|j| names.contains(&j.name))
+        .cloned()
+        .collect())
+}
+
 fn keep_job_file(dir: &Path, path: &Path, all: &[Job]) -> Result<()> {
     let copy = dir.join(JOBS_COPY);
     let mut earlier = Vec::new();

@@ -19,6 +19,10 @@ pub struct Args {
     /// The results folder (created if needed). Running again skips finished jobs.
     #[arg(long)]
     out: PathBuf,
+    /// Run only the jobs of these names (comma-separated or repeated), e.g. the first openings
+    /// of a long job file; --shard and Slurm arrays then deal out these alone.
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    only: Vec<String>,
     /// Run only shard I of N (0-based), e.g. 0/4. Default: from SLURM_ARRAY_TASK_ID and
     /// SLURM_ARRAY_TASK_COUNT when set, else every job.
     #[arg(long, value_name = "I/N")]
@@ -44,6 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let batch = Batch::open(&RunOptions {
         jobs: args.jobs,
         out: args.out.clone(),
+        only: args.only,
         shard,
         threads: args.threads,
         exe,
