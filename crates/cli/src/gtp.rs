@@ -23,8 +23,8 @@ pub struct Args {
     /// Solver threads, 1 to 1024 (default: one per core; `param_dfpn threads` changes it).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Transposition table size in MiB (`param_dfpn tt_size` changes it). The table is
-    /// allocated at the first solve, and again after `dfpn-clear-tt`.
+    /// The most the transposition table grows to, in MiB (`param_dfpn tt_size` changes it).
+    /// The table is made at the first solve, and again after `dfpn-clear-tt`.
     #[arg(long, default_value_t = 1024)]
     tt_mb: usize,
 }

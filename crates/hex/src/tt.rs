@@ -1,5 +1,5 @@
-//! [`TranspositionTable`]: a fixed-size, lock-free table of solved positions shared by all search
-//! threads.
+//! [`TranspositionTable`]: a lock-free table of solved positions shared by all search threads,
+//! which grows as it fills.
 //!
 //! Each entry holds the whole position (both stone sets, four words) next to its result, so a hit
 //! is only taken when the stored position equals the probed one bit for bit: a hash collision
@@ -9,8 +9,19 @@
 //!
 //! Slots come in pairs: the first keeps the entry that cost the most work to prove, the second
 //! always takes the newest, so expensive proofs survive a flood of cheap ones.
+//!
+//! The table starts at 64 MiB and doubles each time stores of new positions have pushed out a
+//! sixteenth of its entries, up to the size asked for. A table larger than the search needs
+//! costs time: each page of memory is zeroed by the system when it is first touched, and
+//! entries land on random pages. On the 2-core virtual machines the project measures on, a
+//! first touch costs several microseconds (touching 2 GiB took 3.1 s of system time), and on
+//! 7x7 after a3 two threads took 9.70 s with a fixed 2048 MiB table against 7.96 s with
+//! 256 MiB. Growing, a search touches about the memory it uses.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use arc_swap::ArcSwap;
 
 use crate::seqlock;
 
@@ -95,12 +106,18 @@ impl TtData {
 
 /// One entry: the sequence number, the four position words, the data. A plain array of
 /// atomics, so that a table can be allocated as zeroed memory, which the system hands over
-/// lazily: a 2 GiB table costs nothing until its pages are touched.
+/// lazily as its pages are first touched.
 type Entry = [AtomicU64; 6];
 const KEY: usize = 1;
 const DATA: usize = 5;
 
-/// A fixed-size, lock-free transposition table (see the module documentation).
+/// The size a table starts at, in MiB (or its whole size, when that is smaller): enough for a
+/// search of a minute or so (on 7x7 after a3, 86,174 nodes with these first slots and 84,839
+/// with 2048 MiB, on one thread), and a tenth of a second of first touches on the machines the
+/// project measures on.
+const FIRST_MB: usize = 64;
+
+/// A lock-free transposition table that grows as it fills (see the module documentation).
 ///
 /// ```
 /// use zermelo_hex::{Bitboard, TranspositionTable, TtData};
@@ -113,50 +130,74 @@ const DATA: usize = 5;
 /// assert_eq!(tt.probe(w, b), None);
 /// ```
 pub struct TranspositionTable {
-    entries: Box<[Entry]>,
-    /// Number of slot pairs minus one (a power of two minus one).
-    mask: usize,
+    /// The slots in use, replaced by slots twice as many as they fill up.
+    slots: ArcSwap<Slots>,
+    /// The most slot pairs the table may grow to (a power of two).
+    max_pairs: usize,
+    /// The entries of the current slots that a store of another position has pushed out: the
+    /// pressure that decides when to grow (stores that race a growth may be missed; it only
+    /// has to be about right).
+    evicted: AtomicUsize,
+    /// Held by the thread that grows the table, so that only one does.
+    growing: Mutex<()>,
 }
 
 /// The largest table zermelo will allocate, in MiB (a guard against typos such as an extra 0).
 pub const MAX_TT_MB: usize = 1 << 20;
 
 impl TranspositionTable {
-    /// A table using about `mb` MiB (rounded down to a power of two entries; at least 2 pairs).
+    /// A table of at most about `mb` MiB (rounded down to a power of two entries; at least 2
+    /// pairs), which starts at 64 MiB and doubles whenever the search holds more positions
+    /// than it keeps.
     ///
-    /// Fails, without allocating, when `mb` is 0 or more than [`MAX_TT_MB`] or the allocation
-    /// is refused by the system.
+    /// Fails, without allocating, when `mb` is 0 or more than [`MAX_TT_MB`], and when the
+    /// system refuses the first slots. A later growth the system refuses leaves the table at
+    /// the size it has.
     pub fn with_megabytes(mb: usize) -> Result<TranspositionTable, crate::HexError> {
         if mb == 0 || mb > MAX_TT_MB {
             return Err(crate::HexError::BadTable(format!(
                 "transposition table size {mb} MiB is out of range (1 to {MAX_TT_MB})"
             )));
         }
-        let wanted = mb * (1 << 20) / ENTRY_BYTES;
-        let pairs = (wanted / 2).max(2);
-        let pairs = 1usize << (usize::BITS - 1 - pairs.leading_zeros());
-        let entries =
-            bytemuck::allocation::try_zeroed_slice_box::<Entry>(pairs * 2).map_err(|_| {
+        let max_pairs = pairs_in(mb);
+        TranspositionTable::with_pairs(pairs_in(FIRST_MB).min(max_pairs), max_pairs).ok_or_else(
+            || {
                 crate::HexError::BadTable(format!(
                     "cannot allocate a {mb} MiB transposition table: not enough memory"
                 ))
-            })?;
-        Ok(TranspositionTable {
-            entries,
-            mask: pairs - 1,
+            },
+        )
+    }
+
+    /// A table of `first` slot pairs that may grow to `max` pairs (both powers of two); `None`
+    /// if the system refuses the first slots.
+    fn with_pairs(first: usize, max: usize) -> Option<TranspositionTable> {
+        Some(TranspositionTable {
+            slots: ArcSwap::from_pointee(Slots::new(first)?),
+            max_pairs: max,
+            evicted: AtomicUsize::new(0),
+            growing: Mutex::new(()),
         })
     }
 
-    /// The number of entries.
+    /// The number of entries the table has now.
     #[must_use]
     pub fn capacity(&self) -> usize {
-        self.entries.len()
+        self.slots.load().entries.len()
+    }
+
+    /// The number of entries the table may grow to.
+    #[must_use]
+    pub fn max_capacity(&self) -> usize {
+        self.max_pairs * 2
     }
 
     /// The number of entries in use (a full scan; for statistics at the end of a run).
     #[must_use]
     pub fn used(&self) -> usize {
-        self.entries
+        self.slots
+            .load()
+            .entries
             .iter()
             .filter(|e| e[DATA].load(Ordering::Relaxed) & 1 == 1)
             .count()
@@ -173,6 +214,120 @@ impl TranspositionTable {
         ]
     }
 
+    /// The stored result of exactly this position, if any.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, black: Bitboard, white: Bitboard) -> Option<TtData> {
+        self.slots.load().probe(&Self::words(black, white))
+    }
+
+    /// Stores a result. Keeps the costlier proof in the first slot of the pair; the newest goes
+    /// to the second. Skips the store if another thread is writing the chosen slot.
+    #[inline]
+    pub fn store(&self, black: Bitboard, white: Bitboard, data: TtData) {
+        let slots = self.slots.load();
+        if slots.store(&Self::words(black, white), data) {
+            self.evicted_one(slots.entries.len());
+        }
+    }
+
+    /// Every entry in use, each read consistently (one being written is skipped), for saving
+    /// the table while searches run: those of the slots in use when it is called (an entry
+    /// stored after a growth that follows may be missing).
+    pub fn entries(&self) -> impl Iterator<Item = (Bitboard, Bitboard, TtData)> {
+        let slots = self.slots.load_full();
+        (0..slots.entries.len()).filter_map(move |i| {
+            let (k, data) = read(&slots.entries[i])?;
+            let black = Bitboard(u128::from(k[0]) | u128::from(k[1]) << 64);
+            let white = Bitboard(u128::from(k[2]) | u128::from(k[3]) << 64);
+            Some((black, white, TtData::unpack(data)?))
+        })
+    }
+
+    /// Stores an entry read back from a saved table: in a free slot of its pair when there is
+    /// one, so that a table that may grow to the size it was saved from takes back every
+    /// entry; otherwise as [`TranspositionTable::store`] does.
+    pub fn restore(&self, black: Bitboard, white: Bitboard, data: TtData) {
+        let slots = self.slots.load();
+        if slots.restore(&Self::words(black, white), data) {
+            self.evicted_one(slots.entries.len());
+        }
+    }
+
+    /// Counts an entry pushed out of slots of `entries` entries, and grows the table when a
+    /// sixteenth of them have been pushed out since the last growth: the search then holds
+    /// more positions than the slots keep (a search that keeps coming back
+    /// to the positions the table holds pushes nothing out, however long it runs).
+    #[inline(always)]
+    fn evicted_one(&self, entries: usize) {
+        let evicted = self.evicted.fetch_add(1, Ordering::Relaxed) + 1;
+        if evicted * 16 >= entries && entries < self.max_capacity() {
+            self.grow(entries);
+        }
+    }
+
+    /// Replaces slots of `entries` entries, unless another thread has done so or is doing it,
+    /// by slots twice as many holding every entry of theirs, which always find room: an entry
+    /// goes to one of the two pairs that its pair splits into. Searches go on meanwhile, in the
+    /// old slots: what they store there after its pair was copied is lost, as an entry pushed
+    /// out of its pair would be, which costs the table nothing but time.
+    #[cold]
+    fn grow(&self, entries: usize) {
+        let Ok(_only_me) = self.growing.try_lock() else {
+            return;
+        };
+        let old = self.slots.load_full();
+        if old.entries.len() != entries {
+            return;
+        }
+        let Some(new) = Slots::new(entries) else {
+            // The system has no more memory to give: stay at this size.
+            self.evicted.store(0, Ordering::Relaxed);
+            return;
+        };
+        for e in old.entries.iter() {
+            if let Some((k, data)) = read(e) {
+                if let Some(d) = TtData::unpack(data) {
+                    new.restore(&k, d);
+                }
+            }
+        }
+        self.evicted.store(0, Ordering::Relaxed);
+        self.slots.store(Arc::new(new));
+    }
+}
+
+/// The slot pairs of a table of about `mb` MiB: a power of two, at least 2.
+fn pairs_in(mb: usize) -> usize {
+    let pairs = (mb * (1 << 20) / ENTRY_BYTES / 2).max(2);
+    1usize << (usize::BITS - 1 - pairs.leading_zeros())
+}
+
+/// Reads one entry consistently: its position words and data; `None` if it is being written
+/// or was changed meanwhile.
+#[inline(always)]
+fn read(entry: &Entry) -> Option<([u64; 4], u64)> {
+    let w = seqlock::read(entry)?;
+    Some(([w[KEY], w[KEY + 1], w[KEY + 2], w[KEY + 3]], w[DATA]))
+}
+
+/// The slots of a table at one size: pairs of entries, a position's pair chosen by its hash.
+struct Slots {
+    entries: Box<[Entry]>,
+    /// Number of slot pairs minus one (a power of two minus one).
+    mask: usize,
+}
+
+impl Slots {
+    /// `pairs` empty pairs (a power of two); `None` if the system refuses the memory.
+    fn new(pairs: usize) -> Option<Slots> {
+        let entries = bytemuck::allocation::try_zeroed_slice_box::<Entry>(pairs * 2).ok()?;
+        Some(Slots {
+            entries,
+            mask: pairs - 1,
+        })
+    }
+
     #[inline(always)]
     fn pair(&self, k: &[u64; 4]) -> usize {
         let mut h = k[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -185,23 +340,12 @@ impl TranspositionTable {
         (h as usize & self.mask) * 2
     }
 
-    /// Reads one entry consistently: its position words and data; `None` if it is being
-    /// written or was changed meanwhile.
     #[inline(always)]
-    fn read(entry: &Entry) -> Option<([u64; 4], u64)> {
-        let w = seqlock::read(entry)?;
-        Some(([w[KEY], w[KEY + 1], w[KEY + 2], w[KEY + 3]], w[DATA]))
-    }
-
-    /// The stored result of exactly this position, if any.
-    #[inline]
-    #[must_use]
-    pub fn probe(&self, black: Bitboard, white: Bitboard) -> Option<TtData> {
-        let k = Self::words(black, white);
-        let base = self.pair(&k);
+    fn probe(&self, k: &[u64; 4]) -> Option<TtData> {
+        let base = self.pair(k);
         for entry in &self.entries[base..base + 2] {
-            if let Some((key, data)) = Self::read(entry) {
-                if key == k {
+            if let Some((key, data)) = read(entry) {
+                if key == *k {
                     if let Some(d) = TtData::unpack(data) {
                         return Some(d);
                     }
@@ -211,54 +355,43 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores a result. Keeps the costlier proof in the first slot of the pair; the newest goes
-    /// to the second. Skips the store if another thread is writing the chosen slot.
-    #[inline]
-    pub fn store(&self, black: Bitboard, white: Bitboard, data: TtData) {
-        let k = Self::words(black, white);
-        let base = self.pair(&k);
+    /// [`TranspositionTable::store`]; whether it pushed out another position's entry.
+    #[inline(always)]
+    fn store(&self, k: &[u64; 4], data: TtData) -> bool {
+        let base = self.pair(k);
         let first = &self.entries[base];
         let keeper = TtData::unpack(first[DATA].load(Ordering::Relaxed));
-        let same_as_first = Self::read(first).is_some_and(|(key, _)| key == k);
+        let same_as_first = read(first).is_some_and(|(key, _)| key == *k);
         let slot = match keeper {
             None => first,
             Some(_) if same_as_first => first,
             Some(old) if data.work() >= old.work() => first,
             Some(_) => &self.entries[base + 1],
         };
-        Self::write(slot, &k, data.pack());
+        let evicts = read(slot).is_some_and(|(key, d)| d & 1 == 1 && key != *k);
+        write(slot, k, data.pack());
+        evicts
     }
 
-    /// Every entry in use, each read consistently (one being written is skipped), for saving
-    /// the table while searches run.
-    pub fn entries(&self) -> impl Iterator<Item = (Bitboard, Bitboard, TtData)> + '_ {
-        self.entries.iter().filter_map(|e| {
-            let (k, data) = Self::read(e)?;
-            let black = Bitboard(u128::from(k[0]) | u128::from(k[1]) << 64);
-            let white = Bitboard(u128::from(k[2]) | u128::from(k[3]) << 64);
-            Some((black, white, TtData::unpack(data)?))
-        })
-    }
-
-    /// Stores an entry read back from a saved table: in a free slot of its pair when there is
-    /// one, so that a table of the size it was saved from takes back every entry; otherwise
-    /// as [`TranspositionTable::store`] does.
-    pub fn restore(&self, black: Bitboard, white: Bitboard, data: TtData) {
-        let k = Self::words(black, white);
-        let base = self.pair(&k);
+    /// [`TranspositionTable::restore`]; whether it pushed out another position's entry.
+    fn restore(&self, k: &[u64; 4], data: TtData) -> bool {
+        let base = self.pair(k);
         let free = self.entries[base..base + 2]
             .iter()
             .find(|e| e[DATA].load(Ordering::Relaxed) & 1 == 0);
         match free {
-            Some(slot) => Self::write(slot, &k, data.pack()),
-            None => self.store(black, white, data),
+            Some(slot) => {
+                write(slot, k, data.pack());
+                false
+            }
+            None => self.store(k, data),
         }
     }
+}
 
-    #[inline(always)]
-    fn write(entry: &Entry, key: &[u64; 4], data: u64) {
-        seqlock::write(entry, &[0, key[0], key[1], key[2], key[3], data]);
-    }
+#[inline(always)]
+fn write(entry: &Entry, key: &[u64; 4], data: u64) {
+    seqlock::write(entry, &[0, key[0], key[1], key[2], key[3], data]);
 }
 
 #[cfg(test)]
@@ -277,10 +410,7 @@ mod tests {
     fn colliding_positions_never_share_a_result() {
         // A tiny table: every position competes for the same few slots.
         let tt = TranspositionTable::with_megabytes(1).unwrap();
-        let tiny = TranspositionTable {
-            entries: bytemuck::allocation::zeroed_slice_box(4),
-            mask: 1,
-        };
+        let tiny = TranspositionTable::with_pairs(2, 2).unwrap();
         for t in [&tt, &tiny] {
             for i in 0..500u32 {
                 let b = Bitboard(u128::from(i) * 0x1_0001);
@@ -320,10 +450,7 @@ mod tests {
 
     #[test]
     fn concurrent_writers_and_readers_never_see_torn_entries() {
-        let tt = TranspositionTable {
-            entries: bytemuck::allocation::zeroed_slice_box(8),
-            mask: 3,
-        };
+        let tt = TranspositionTable::with_pairs(4, 4).unwrap();
         // The result is a function of the position, so any accepted read can be checked.
         std::thread::scope(|s| {
             for t in 0..4u64 {
@@ -340,6 +467,99 @@ mod tests {
                 });
             }
         });
+    }
+
+    /// A table keeps every entry through each doubling (a pair's entries always find room in
+    /// the two pairs it splits into), grows when new positions push entries out, not when
+    /// the same ones come back, and stops at its largest size, where it goes on as a fixed
+    /// table. Readers and writers on other threads meanwhile see only the entries
+    /// stored.
+    #[test]
+    fn a_growing_table_keeps_its_entries_and_stops_at_its_size() {
+        let position = |i: u64| {
+            (
+                Bitboard(u128::from(i) * 0x9E37_79B9 + 1),
+                Bitboard(u128::from(i) << 64),
+            )
+        };
+        let data = |i: u64| solved(i % 2 == 0, (i % 121) as u8, (i % 5) as u8);
+        let sorted = |tt: &TranspositionTable| {
+            let mut all: Vec<_> = tt.entries().map(|(b, w, d)| (b.0, w.0, d.pack())).collect();
+            all.sort_unstable();
+            all
+        };
+        // Doubling by hand, full or not: the same entries, in twice the slots.
+        let tt = TranspositionTable::with_pairs(2, 1 << 10).unwrap();
+        for round in 0..9u64 {
+            for i in round * 40..round * 40 + 40 {
+                let (b, w) = position(i);
+                tt.slots
+                    .load()
+                    .store(&TranspositionTable::words(b, w), data(i));
+            }
+            let (before, entries) = (sorted(&tt), tt.capacity());
+            tt.grow(entries);
+            assert_eq!(tt.capacity(), 2 * entries, "round {round}");
+            assert_eq!(sorted(&tt), before, "round {round}");
+        }
+        // Growing by itself: not while the same positions are stored again and again, however
+        // often; under the pressure of new positions, up to the largest size and no further.
+        let tt = TranspositionTable::with_pairs(64, 1 << 10).unwrap();
+        for _ in 0..100 {
+            for i in 0..20u64 {
+                let (b, w) = position(i);
+                tt.store(b, w, data(i));
+            }
+        }
+        assert_eq!(tt.capacity(), 128);
+        for i in 20..3000u64 {
+            let (b, w) = position(i);
+            tt.store(b, w, data(i));
+            assert_eq!(tt.probe(b, w), Some(data(i)), "{i}");
+        }
+        assert_eq!((tt.capacity(), tt.max_capacity()), (1 << 11, 1 << 11));
+        for (b, w, d) in tt.entries() {
+            let i = (w.0 >> 64) as u64;
+            assert_eq!((position(i), d), ((b, w), data(i)));
+        }
+
+        let shared = TranspositionTable::with_pairs(2, 1 << 12).unwrap();
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &shared;
+                s.spawn(move || {
+                    for i in 0..20_000u64 {
+                        let (b, w, data) = sample((i * 7 + t) % 64);
+                        tt.store(b, w, data);
+                        let (b, w) = position(i * 4 + t);
+                        tt.store(
+                            b,
+                            w,
+                            super::TtData::Open {
+                                pn: 1,
+                                dn: 2,
+                                work: 0,
+                            },
+                        );
+                        let (b, w, want) = sample((i * 13 + 5 * t) % 64);
+                        if let Some(d) = tt.probe(b, w) {
+                            assert_eq!(d, want);
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(shared.capacity(), shared.max_capacity());
+    }
+
+    /// The first slots of a table are 64 MiB, or the whole table when it is smaller.
+    #[test]
+    fn a_table_starts_small() {
+        let big = TranspositionTable::with_megabytes(4096).unwrap();
+        assert_eq!(big.max_capacity(), 1 << 26);
+        assert_eq!(big.capacity(), 1 << 20);
+        let small = TranspositionTable::with_megabytes(1).unwrap();
+        assert_eq!((small.capacity(), small.max_capacity()), (1 << 14, 1 << 14));
     }
 
     #[test]

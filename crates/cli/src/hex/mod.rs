@@ -97,9 +97,9 @@ pub struct SearchOptions {
     /// Worker threads, 1 to 1024 (default: one per core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Transposition table size in MiB (default: by board size, 16 up to 4x4, 64 for 5x5, 512
-    /// for 6x6, 2048 beyond; misère proofs are longer: 512 for 5x5, 2048 from 6x6 on. A table
-    /// much larger than the search needs only costs cache misses).
+    /// The most the transposition table grows to, in MiB (default: by board size, 16 up to
+    /// 4x4, 64 for 5x5, 512 for 6x6, 2048 beyond; misère proofs are longer: 512 for 5x5, 2048
+    /// from 6x6 on). It starts at 64 MiB and grows only as the search needs.
     #[arg(long)]
     pub tt_mb: Option<usize>,
 }

@@ -141,7 +141,7 @@ impl Solver {
             .build()
             .map_err(|e| HexError::BadTable(format!("cannot start the worker threads: {e}")))?;
         Ok(Solver {
-            caches: Caches::new(pool.current_num_threads(), tt.capacity()),
+            caches: Caches::new(pool.current_num_threads(), tt.max_capacity()),
             tt,
             rules: config.rules,
             pool,

@@ -1345,7 +1345,7 @@ mod tests {
         for n in [3, 4] {
             let table = RetroTable::compute(n, true).unwrap();
             let tt = TranspositionTable::with_megabytes(1).unwrap();
-            let caches = Caches::new(1, tt.capacity());
+            let caches = Caches::new(1, tt.max_capacity());
             let search = Search::new(&tt, &caches, Rules::Misere, n);
             for (node, wins) in in_play(&table, n, 1) {
                 let (black, white) = (node.black, node.white);
@@ -1428,7 +1428,7 @@ mod tests {
         let (mut small, mut ruled_out) = (0, 0);
         let mut m4 = Minimax::new(4);
         let tt = TranspositionTable::with_megabytes(16).unwrap();
-        let caches = Caches::new(1, tt.capacity());
+        let caches = Caches::new(1, tt.max_capacity());
         let search = Search::new(&tt, &caches, Rules::Normal, 4);
         for (black, white) in colourings(4, 1999) {
             for black_to_move in [true, false] {
@@ -1507,7 +1507,7 @@ mod tests {
         for (n, step) in [(3, 1), (4, 40)] {
             let table = RetroTable::compute(n, false).unwrap();
             let tt = TranspositionTable::with_megabytes(1).unwrap();
-            let caches = Caches::new(1, tt.capacity());
+            let caches = Caches::new(1, tt.max_capacity());
             let search = Search::new(&tt, &caches, Rules::Normal, n);
             for (node, _) in in_play(&table, n, step) {
                 let context = format!("{n}x{n} {node:?}");
@@ -1539,7 +1539,7 @@ mod tests {
             for n in [3, 4] {
                 let table = RetroTable::compute(n, rules == Rules::Misere).unwrap();
                 let tt = TranspositionTable::with_megabytes(1).unwrap();
-                let caches = Caches::new(1, tt.capacity());
+                let caches = Caches::new(1, tt.max_capacity());
                 let search = Search::new(&tt, &caches, rules, n);
                 let step = if n == 3 { 1 } else { 40 };
                 for (node, wins) in in_play(&table, n, step) {
