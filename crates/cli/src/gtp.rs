@@ -50,11 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "--tt-mb must be between 1 and {MAX_TT_MB}, not {}",
         args.tt_mb
     );
-    crate::memory::ensure_fits(
-        &format!("a {} MiB transposition table", args.tt_mb),
-        (args.tt_mb as u128) << 20,
-        |available| format!("--tt-mb {} fits", (available >> 20).max(1)),
-    )?;
+    crate::memory::ensure_table_fits(args.tt_mb)?;
     let mut engine = Engine::new(EngineConfig {
         rules: if args.misere {
             Rules::Misere

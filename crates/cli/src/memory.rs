@@ -9,6 +9,20 @@ fn available_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// Refuses a Hex transposition table of `tt_mb` MiB that the available memory cannot hold. The
+/// table grows to that size and keeps the slots it grows from until it has copied them, so its
+/// last growth needs half as much again.
+pub fn ensure_table_fits(tt_mb: usize) -> anyhow::Result<()> {
+    ensure_fits(
+        &format!(
+            "a {tt_mb} MiB transposition table (with the {} MiB it grows from)",
+            tt_mb / 2
+        ),
+        (tt_mb as u128 * 3 / 2) << 20,
+        |available| format!("--tt-mb {} fits", ((available / 3 * 2) >> 20).max(1)),
+    )
+}
+
 /// Fails with a clear message if `bytes` for `what` exceed the memory available; `fits` says,
 /// from the bytes available, the largest request that would fit (e.g. "--max 2^28 fits").
 pub fn ensure_fits(

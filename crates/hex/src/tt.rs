@@ -152,7 +152,8 @@ impl TranspositionTable {
     ///
     /// Fails, without allocating, when `mb` is 0 or more than [`MAX_TT_MB`], and when the
     /// system refuses the first slots. A later growth the system refuses leaves the table at
-    /// the size it has.
+    /// the size it has. Each growth keeps the old slots until it has copied them, so the last
+    /// one needs memory for half as much again as `mb`.
     pub fn with_megabytes(mb: usize) -> Result<TranspositionTable, crate::HexError> {
         if mb == 0 || mb > MAX_TT_MB {
             return Err(crate::HexError::BadTable(format!(
@@ -281,7 +282,8 @@ impl TranspositionTable {
             return;
         }
         let Some(new) = Slots::new(entries) else {
-            // The system has no more memory to give: stay at this size.
+            // The system has no memory to give now: the table goes on at this size, and tries
+            // again once as many entries again have been pushed out.
             self.evicted.store(0, Ordering::Relaxed);
             return;
         };

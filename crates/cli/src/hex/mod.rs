@@ -122,11 +122,7 @@ impl SearchOptions {
         }
         let tt_mb = self.tt_mb.unwrap_or(default_tt_mb(size, self.rules()));
         if tt_mb <= MAX_TT_MB {
-            crate::memory::ensure_fits(
-                &format!("a {tt_mb} MiB transposition table"),
-                (tt_mb as u128) << 20,
-                |available| format!("--tt-mb {} fits", (available >> 20).max(1)),
-            )?;
+            crate::memory::ensure_table_fits(tt_mb)?;
         }
         Ok(Solver::new(SolverConfig {
             rules: self.rules(),
