@@ -72,7 +72,7 @@ pub struct EngineConfig {
     pub rules: Rules,
     /// Solver threads, 0 for one per core (`param_dfpn threads`).
     pub threads: usize,
-    /// Transposition table size in MiB (`param_dfpn tt_size`).
+    /// The most the transposition table grows to, in MiB (`param_dfpn tt_size`).
     pub tt_mb: usize,
     /// What `name` answers.
     pub name: String,
