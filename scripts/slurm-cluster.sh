@@ -4,8 +4,8 @@
 # sourcing script's temporary folder `tmp`, which slurm_folder makes: a munge key and munged
 # on its own socket, a slurm.conf for this host (its CPUs, no cgroups: proctrack/linuxproc,
 # task/none, no accounting; free ports), and slurmctld and slurmd, as root. Nothing under /etc
-# is touched. The sourcing script lists the jobs it submits in `jobs_submitted`, and calls
-# slurm_stop from its EXIT trap.
+# is touched. The sourcing script lists the jobs it submits in `jobs_submitted`, and sets
+# `trap 'slurm_cleanup NAME' EXIT`.
 
 # slurm_folder: sets and exports `tmp` (a new temporary folder) and SLURM_CONF in it.
 slurm_folder() {
@@ -100,6 +100,17 @@ slurm_stop() {
         done
         kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
     done
+}
+
+# slurm_cleanup NAME: the EXIT trap of a Slurm check called NAME: the cluster stopped, then
+# smoke_finish with the logs, and the exit status kept.
+slurm_cleanup() {
+    local rc=$?
+    set +e
+    smoke_remove_policy
+    slurm_stop
+    smoke_finish "$1" "$rc" "$tmp"/logs/*.log "$tmp"/log/slurmctld.log "$tmp"/log/slurmd.log
+    exit "$rc"
 }
 
 # task_state ARRAY_JOB TASK: the task's state (PENDING, RUNNING, COMPLETED, …), or nothing.

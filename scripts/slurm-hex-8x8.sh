@@ -38,16 +38,8 @@ for name in "${names[@]}"; do
 done
 
 slurm_folder
-cleanup() {
-    local rc=$?
-    set +e
-    smoke_remove_policy
-    slurm_stop
-    smoke_finish "hex 8x8 Slurm" "$rc" "$tmp"/logs/*.log "$tmp"/log/slurmctld.log "$tmp"/log/slurmd.log
-    exit "$rc"
-}
 jobs_submitted=()
-trap cleanup EXIT
+trap 'slurm_cleanup "hex 8x8 Slurm"' EXIT
 trap 'exit 130' INT TERM
 
 need_packages slurmctld slurmctld slurmd slurmd sbatch slurm-client munged munge jq jq

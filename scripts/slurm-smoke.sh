@@ -30,16 +30,8 @@ source scripts/slurm-cluster.sh
 
 slurm_folder
 
-cleanup() {
-    local rc=$?
-    set +e
-    smoke_remove_policy
-    slurm_stop
-    smoke_finish slurm "$rc" "$tmp"/logs/*.log "$tmp"/log/slurmctld.log "$tmp"/log/slurmd.log
-    exit "$rc"
-}
 jobs_submitted=()
-trap cleanup EXIT
+trap 'slurm_cleanup slurm' EXIT
 trap 'exit 130' INT TERM
 
 need_packages slurmctld slurmctld slurmd slurmd sbatch slurm-client munged munge jq jq

@@ -664,25 +664,27 @@ fn shards_in_separate_processes_merge_to_the_single_run() {
 
 /// `--only` runs the named jobs alone, and the shards of an array deal out those alone: two
 /// shards of two named jobs run one each, whatever the costs of the others, with the results
-/// of the whole run, once all have run; a name not in the job file is one clear error, before any job runs.
+/// of the whole run, once all have run; a name not in the job file is one clear error, before
+/// any job runs.
 #[test]
 fn only_the_named_jobs_run_and_shards_deal_them_out() {
     let tmp = tempfile::tempdir().unwrap();
     let jobs = write_jobs(tmp.path(), "jobs.toml", SMALL);
     let reference = merged(&clean_run(tmp.path(), &jobs));
     let dir = tmp.path().join("only");
+    let out = s(&dir);
+    // `batch run JOBS --out DIR` followed by `extra`.
+    let args = |extra: &[&str]| -> Vec<String> {
+        ["batch", "run", &jobs, "--out", &out]
+            .iter()
+            .chain(extra)
+            .map(|a| a.to_string())
+            .collect()
+    };
+    let run = |extra: &[&str]| ok(&args(extra).iter().map(String::as_str).collect::<Vec<_>>());
     for i in 0..2 {
-        let said = ok(&[
-            "batch",
-            "run",
-            &jobs,
-            "--out",
-            &s(&dir),
-            "--only",
-            "hex-3x3,kayles",
-            "--shard",
-            &format!("{i}/2"),
-        ]);
+        let shard = format!("{i}/2");
+        let said = run(&["--only", "hex-3x3,kayles", "--shard", &shard]);
         assert!(said.contains("1 of 1 jobs done"), "{said}");
     }
     let done: Vec<String> = states(&dir)
@@ -691,41 +693,20 @@ fn only_the_named_jobs_run_and_shards_deal_them_out() {
         .map(|(name, _)| name)
         .collect();
     assert_eq!(done, ["hex-3x3", "kayles"]);
-    ok(&[
-        "batch",
-        "run",
-        &jobs,
-        "--out",
-        &s(&dir),
-        "--only",
-        "dawson",
-        "--only",
-        "officers",
-    ]);
+    run(&["--only", "dawson", "--only", "officers"]);
     assert_eq!(
         states(&dir).iter().filter(|(_, st)| st == "done").count(),
         4
     );
-    ok(&[
-        "batch",
-        "run",
-        &jobs,
-        "--out",
-        &s(&dir),
-        "--only",
-        "hex-2x2,misere-parity",
-    ]);
+    run(&["--only", "hex-2x2,misere-parity"]);
     assert_eq!(merged(&dir), reference);
 
-    let err = error(&[
-        "batch",
-        "run",
-        &jobs,
-        "--out",
-        &s(&dir),
-        "--only",
-        "hex-3x3,hex-9x9",
-    ]);
+    let err = error(
+        &args(&["--only", "hex-3x3,hex-9x9"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
     assert!(
         err.contains("--only \"hex-9x9\"") && err.contains("no job of that name"),
         "{err}"

@@ -261,8 +261,12 @@ impl TranspositionTable {
     /// to the positions the table holds pushes nothing out, however long it runs).
     #[inline(always)]
     fn evicted_one(&self, entries: usize) {
+        // At its largest the table never grows: no count, no write to a shared line.
+        if entries >= self.max_capacity() {
+            return;
+        }
         let evicted = self.evicted.fetch_add(1, Ordering::Relaxed) + 1;
-        if evicted * 16 >= entries && entries < self.max_capacity() {
+        if evicted * 16 >= entries {
             self.grow(entries);
         }
     }
@@ -364,13 +368,16 @@ impl Slots {
         let first = &self.entries[base];
         let keeper = TtData::unpack(first[DATA].load(Ordering::Relaxed));
         let same_as_first = read(first).is_some_and(|(key, _)| key == *k);
-        let slot = match keeper {
-            None => first,
-            Some(_) if same_as_first => first,
-            Some(old) if data.work() >= old.work() => first,
-            Some(_) => &self.entries[base + 1],
+        let (slot, evicts) = match keeper {
+            None => (first, false),
+            Some(_) if same_as_first => (first, false),
+            Some(old) if data.work() >= old.work() => (first, true),
+            Some(_) => {
+                let second = &self.entries[base + 1];
+                let taken = read(second).is_some_and(|(key, d)| d & 1 == 1 && key != *k);
+                (second, taken)
+            }
         };
-        let evicts = read(slot).is_some_and(|(key, d)| d & 1 == 1 && key != *k);
         write(slot, k, data.pack());
         evicts
     }
@@ -450,17 +457,29 @@ mod tests {
         (b, w, data)
     }
 
-    #[test]
-    fn concurrent_writers_and_readers_never_see_torn_entries() {
-        let tt = TranspositionTable::with_pairs(4, 4).unwrap();
+    /// Four threads storing and probing `tt` at once, `rounds` times each: every entry read
+    /// back is the one stored for its position. With `fresh`, each round also stores a new
+    /// position (to make a growing table grow meanwhile).
+    fn hammer(tt: &TranspositionTable, rounds: u64, fresh: bool) {
         // The result is a function of the position, so any accepted read can be checked.
         std::thread::scope(|s| {
             for t in 0..4u64 {
-                let tt = &tt;
                 s.spawn(move || {
-                    for i in 0..200_000u64 {
+                    for i in 0..rounds {
                         let (b, w, data) = sample((i * 7 + t) % 64);
                         tt.store(b, w, data);
+                        if fresh {
+                            let (b, w) = (Bitboard(u128::from(i * 4 + t) + 1), Bitboard(1 << 100));
+                            tt.store(
+                                b,
+                                w,
+                                TtData::Open {
+                                    pn: 1,
+                                    dn: 2,
+                                    work: 0,
+                                },
+                            );
+                        }
                         let (b, w, want) = sample((i * 13 + 5 * t) % 64);
                         if let Some(d) = tt.probe(b, w) {
                             assert_eq!(d, want);
@@ -469,6 +488,15 @@ mod tests {
                 });
             }
         });
+    }
+
+    #[test]
+    fn concurrent_writers_and_readers_never_see_torn_entries() {
+        hammer(
+            &TranspositionTable::with_pairs(4, 4).unwrap(),
+            200_000,
+            false,
+        );
     }
 
     /// A table keeps every entry through each doubling (a pair's entries always find room in
@@ -526,31 +554,7 @@ mod tests {
         }
 
         let shared = TranspositionTable::with_pairs(2, 1 << 12).unwrap();
-        std::thread::scope(|s| {
-            for t in 0..4u64 {
-                let tt = &shared;
-                s.spawn(move || {
-                    for i in 0..20_000u64 {
-                        let (b, w, data) = sample((i * 7 + t) % 64);
-                        tt.store(b, w, data);
-                        let (b, w) = position(i * 4 + t);
-                        tt.store(
-                            b,
-                            w,
-                            super::TtData::Open {
-                                pn: 1,
-                                dn: 2,
-                                work: 0,
-                            },
-                        );
-                        let (b, w, want) = sample((i * 13 + 5 * t) % 64);
-                        if let Some(d) = tt.probe(b, w) {
-                            assert_eq!(d, want);
-                        }
-                    }
-                });
-            }
-        });
+        hammer(&shared, 20_000, true);
         assert_eq!(shared.capacity(), shared.max_capacity());
     }
 
