@@ -1006,6 +1006,46 @@ fn openings_spread_over_solve_jobs_give_the_openings_table() {
         md.contains("| opening | first player | seconds | nodes |"),
         "{md}"
     );
+    // While openings are still open (here only a1's proofs are pooled), the report and the
+    // JSON list the done jobs' openings with their times and nodes, a2 among them.
+    let partial = tmp.path().join("partial");
+    let a1_proofs = s(&run.join("5x5-a1.proofs"));
+    let out = zermelo(&[
+        "hex",
+        "openings",
+        "--size",
+        "5",
+        "--json",
+        "--proofs",
+        &a1_proofs,
+        "--proven-only",
+        "--batch",
+        &s(&run),
+        "--out",
+        &s(&partial),
+    ]);
+    assert_eq!(out.status.code(), Some(3));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let a1 = &doc["openings"].as_array().unwrap()[0];
+    let p = &record("a1")["provenance"];
+    assert_eq!(
+        (&a1["cell"], &a1["nodes"]),
+        (&"a1".into(), &p["nodes"]),
+        "{doc}"
+    );
+    assert_eq!(a1["seconds"], p["wall_seconds"], "{doc}");
+    let md = std::fs::read_to_string(partial.join("5x5-report.md")).unwrap();
+    let seconds = p["wall_seconds"].as_f64().unwrap();
+    let line = format!("| a1 | loses | {seconds:.1} | {} |", p["nodes"]);
+    assert!(md.contains(&line), "{line} missing:\n{md}");
+    assert!(
+        md.contains("The 13 done jobs of the batch folder took"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| opening | first player | seconds | nodes |"),
+        "{md}"
+    );
     // A job with all = false reports one winning move: after a1, White's.
     let a1: Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("5x5-a1.json")).unwrap()).unwrap();

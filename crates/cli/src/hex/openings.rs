@@ -47,7 +47,8 @@ pub struct Args {
     proven_only: bool,
     /// With --proven-only: each opening's time and nodes from the records of a batch results
     /// folder whose hex-solve jobs solved the openings (as jobs/hex-8x8.toml does), all the runs
-    /// of a job together; an opening answered from its twin's proof shows none.
+    /// of a job together; an opening answered from its twin's proof shows none. While openings
+    /// are still open, the report lists the done jobs' openings with theirs, and their total.
     #[arg(long, requires = "proven_only")]
     batch: Option<PathBuf>,
 }
@@ -252,11 +253,11 @@ fn proven_only(args: &Args) -> anyhow::Result<()> {
     let (solver, _) = args.proofs.open(args.search.solver(n)?, n)?;
     let known = solver.known_openings(n)?;
     let rules = args.search.rules();
+    let times = match &args.batch {
+        Some(dir) => batch_times(dir, n, rules)?,
+        None => HashMap::new(),
+    };
     if known.iter().all(|(_, v)| v.is_some()) {
-        let times = match &args.batch {
-            Some(dir) => batch_times(dir, n, rules)?,
-            None => HashMap::new(),
-        };
         let openings = known
             .iter()
             .map(|&(cell, v)| {
@@ -299,10 +300,19 @@ fn proven_only(args: &Args) -> anyhow::Result<()> {
         path.display(),
         open.join(" ")
     );
+    // With --batch, a done job's opening carries the job's time and nodes.
+    let timed = args.batch.is_some();
     if args.json {
         let openings: Vec<Value> = known
             .iter()
-            .map(|&(cell, v)| json!({"cell": cell.to_string(), "first_player_wins": v}))
+            .map(|&(cell, v)| {
+                let mut o = json!({"cell": cell.to_string(), "first_player_wins": v});
+                if let Some(&(seconds, nodes)) = times.get(&cell).filter(|_| v.is_some()) {
+                    o["seconds"] = json!(seconds);
+                    o["nodes"] = json!(nodes);
+                }
+                o
+            })
             .collect();
         outln!(
             "{}",
@@ -323,8 +333,7 @@ fn proven_only(args: &Args) -> anyhow::Result<()> {
             "# {n}x{n} Hex openings, {} play: the openings still open\n\n{summary}.\n\n\
              Written by `zermelo hex openings --size {n}{} --proofs PATH --proven-only` \
              (zermelo {}): each opening as the proofs of the runs so far give it, or the \
-             analysis of the position after it, without a search. Black moves first.\n\n\
-             | opening | first player |\n|---------|--------------|\n",
+             analysis of the position after it, without a search. Black moves first.\n\n{}",
             rules_prose(rules),
             if rules == Rules::Misere {
                 " --misere"
@@ -332,9 +341,35 @@ fn proven_only(args: &Args) -> anyhow::Result<()> {
                 ""
             },
             env!("CARGO_PKG_VERSION"),
+            match timed {
+                true => {
+                    let (seconds, nodes) = times
+                        .values()
+                        .fold((0.0, 0), |(s, n), &(js, jn)| (s + js, n + jn));
+                    format!(
+                        "The {} done jobs of the batch folder took {seconds:.1} s of wall time \
+                         and {nodes} nodes; each opening they solved shows its job's share (its \
+                         180° twin is answered from its proofs).\n\n\
+                         | opening | first player | seconds | nodes |\n\
+                         |---------|--------------|---------|-------|\n",
+                        times.len()
+                    )
+                }
+                false => "| opening | first player |\n|---------|--------------|\n".to_string(),
+            },
         );
         for &(cell, v) in &known {
-            let _ = writeln!(md, "| {cell} | {} |", value(v));
+            match times.get(&cell).filter(|_| v.is_some()) {
+                Some((seconds, nodes)) => {
+                    let _ = writeln!(md, "| {cell} | {} | {seconds:.1} | {nodes} |", value(v));
+                }
+                None if timed => {
+                    let _ = writeln!(md, "| {cell} | {} | | |", value(v));
+                }
+                None => {
+                    let _ = writeln!(md, "| {cell} | {} |", value(v));
+                }
+            }
         }
         let stem = match rules {
             Rules::Normal => format!("{n}x{n}-report"),
