@@ -1007,7 +1007,7 @@ fn openings_spread_over_solve_jobs_give_the_openings_table() {
         "{md}"
     );
     // While openings are still open (here only a1's proofs are pooled), the report and the
-    // JSON list the done jobs' openings with their times and nodes, a2 among them.
+    // JSON give a1, solved by a done job, its time and nodes.
     let partial = tmp.path().join("partial");
     let a1_proofs = s(&run.join("5x5-a1.proofs"));
     let out = zermelo(&[

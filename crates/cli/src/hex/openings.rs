@@ -359,17 +359,12 @@ fn proven_only(args: &Args) -> anyhow::Result<()> {
             },
         );
         for &(cell, v) in &known {
-            match times.get(&cell).filter(|_| v.is_some()) {
-                Some((seconds, nodes)) => {
-                    let _ = writeln!(md, "| {cell} | {} | {seconds:.1} | {nodes} |", value(v));
-                }
-                None if timed => {
-                    let _ = writeln!(md, "| {cell} | {} | | |", value(v));
-                }
-                None => {
-                    let _ = writeln!(md, "| {cell} | {} |", value(v));
-                }
-            }
+            let time = match times.get(&cell).filter(|_| v.is_some()) {
+                Some((seconds, nodes)) => format!(" {seconds:.1} | {nodes} |"),
+                None if timed => " | |".to_string(),
+                None => String::new(),
+            };
+            let _ = writeln!(md, "| {cell} | {} |{time}", value(v));
         }
         let stem = match rules {
             Rules::Normal => format!("{n}x{n}-report"),
