@@ -1,6 +1,7 @@
 # shellcheck shell=bash disable=SC2154  # tmp: set by the sourcing script
 # Helpers of scripts/slurm-smoke.sh and scripts/parallel-smoke.sh (sourced, not run): packages,
 # the zermelo build, the single-machine reference run and the comparison with it.
+# scripts/threads-hex.sh takes its build and messages (build_zermelo, say, die).
 # The sourcing script sets `tmp` (its temporary folder) before calling them.
 
 smoke_start=$SECONDS

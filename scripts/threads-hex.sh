@@ -7,16 +7,17 @@
 #
 # Usage: scripts/threads-hex.sh                       (7x7 after a3, a4 and b2; 1 and 2 threads; 5 rounds)
 #        THREADS="1 2 8 16" POSITIONS="8:d5 8:b1" ROUNDS=3 scripts/threads-hex.sh
-#        Z=/tmp/zermelo-old scripts/threads-hex.sh   (another binary, not built)
+#        ZERMELO=/tmp/zermelo-old scripts/threads-hex.sh   (another binary, not built)
 #
 # A position is SIZE:MOVES, the moves comma-separated (8:d5,e4). The aims of the project: two
 # threads at least 1.6 times one on this 2-core machine, 16 at least 8 times one on a 16-core one.
 set -euo pipefail
+# A solve that fails inside `$(run …)` stops the script, as it would outside.
+shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
-if [ -z "${Z:-}" ]; then
-    cargo build --release -p zermelo >&2
-    Z=target/release/zermelo
-fi
+# shellcheck source=scripts/smoke-common.sh
+source scripts/smoke-common.sh
+build_zermelo
 THREADS=${THREADS:-1 2}
 POSITIONS=${POSITIONS:-7:a3 7:a4 7:b2}
 ROUNDS=${ROUNDS:-5}
@@ -27,7 +28,7 @@ trap 'rm -f "$runs"' EXIT
 run() {
     local start end out
     start=$(date +%s.%N)
-    out=$("$Z" hex solve --size "$1" --moves "$2" --threads "$3" --json)
+    out=$("$ZERMELO" hex solve --size "$1" --moves "$2" --threads "$3" --json)
     end=$(date +%s.%N)
     printf '%s %s %s\n' "$(echo "$end - $start" | bc)" \
         "$(grep -o '"nodes":[0-9]*' <<< "$out" | cut -d: -f2)" \
@@ -39,13 +40,9 @@ for position in $POSITIONS; do
     moves=${position#*:}
     for round in $(seq "$ROUNDS"); do
         for t in $THREADS; do
-            # An assignment, so that a failed solve stops the script (set -e).
             line=$(run "$size" "${moves//,/ }" "$t")
             read -r wall nodes winner <<< "$line"
-            if [ -z "$winner" ]; then
-                echo "threads-hex: no winner for $position on $t threads" >&2
-                exit 1
-            fi
+            [ -n "$winner" ] || die "no winner in the output for $position on $t threads"
             printf '%sx%s after %s, round %s, %2s threads: %8.2f s %10s nodes, %s wins\n' \
                 "$size" "$size" "$moves" "$round" "$t" "$wall" "$nodes" "$winner"
             echo "$position $t $wall $winner" >> "$runs"
@@ -58,8 +55,7 @@ echo "position     threads  median_s  speedup  efficiency"
 for position in $POSITIONS; do
     # Every run of a position must name the same winner, whatever its thread count.
     if [ "$(awk -v p="$position" '$1 == p { print $4 }' "$runs" | sort -u | wc -l)" != 1 ]; then
-        echo "threads-hex: the runs of $position disagree on the winner" >&2
-        exit 1
+        die "the runs of $position disagree on the winner"
     fi
     base=
     first=
