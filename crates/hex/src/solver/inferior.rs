@@ -201,7 +201,16 @@ impl DeadCells {
     /// [`DeadCells::captured`]): the position with the mover on y is then worth as much as
     /// with the mover on y, x and z, again at least as much as with the mover on x alone. (On
     /// the first row, a stone on the second row makes its two empty first-row neighbours such
-    /// a pair, so each of them is dominated by it.)
+    /// a pair, so each of them is dominated by it.) And the pairs may come in rounds (see
+    /// [`DeadCells::taken_after`]): with the mover on y, disjoint captured pairs D₁ of the
+    /// mover's can be given to the mover without changing the value (fill-in, with either side
+    /// to move), then pairs D₂ of the position so filled, and so on; if x is in a captured pair
+    /// of some round's position, or dead in the last, the position with the mover on y is
+    /// worth as much as with the mover on y, the pairs of the rounds before, and x (with its
+    /// partner), again at least as much as with the mover on x alone. For instance on 7x7
+    /// after a4 c5 e4 e5 b6, White to move: once White has f5, the edge cells g4 and g5 are a
+    /// pair of White's; given to White, they make f4 and g3 a pair of the next round, so f5 is
+    /// at least as good as f4 for White, which the first round alone does not show.
     ///
     /// The reversible candidates are pruned first; then a candidate x is pruned as dominated
     /// when some such y is not pruned (yet). So a pruned x leads, through cells pruned later
@@ -233,7 +242,7 @@ impl DeadCells {
         );
         let dead_if = self.dead_if_around(&mine_around, &theirs_around, empty);
         let n = self.g.n as i64;
-        // The cells of the mover's captured pairs once the mover has y, for each y asked.
+        // The cells the mover could be given once the mover has y, for each y asked.
         let mut captured_after = [Bitboard::EMPTY; 128];
         let mut asked = Bitboard::EMPTY;
         for x in moves.minus(pruned).cells() {
@@ -251,7 +260,7 @@ impl DeadCells {
                             asked = asked.with(y);
                             let after = empty.minus(Bitboard::single(y));
                             captured_after[y] =
-                                self.in_captured_pairs(mine.with(y), theirs, after, black);
+                                self.taken_after(mine.with(y), theirs, after, black);
                         }
                         captured_after[y].has(x)
                     });
@@ -353,8 +362,43 @@ impl DeadCells {
         kept
     }
 
+    /// The empty cells that a player (Black if `black`, with `stones`; `other` holds the
+    /// opponent's) could be given without changing the value, round after round: the cells of
+    /// the player's captured pairs ([`DeadCells::in_captured_pairs`]); then, with disjoint
+    /// pairs among them filled in for the player, the cells of the pairs of that position;
+    /// and so on while pairs remain; and the cells dead once none does. Each is, with its
+    /// partner and the pairs of the rounds before, a set whose filling in for the player keeps
+    /// the value (see [`DeadCells::superior`]).
+    fn taken_after(
+        &self,
+        mut stones: Bitboard,
+        other: Bitboard,
+        mut empty: Bitboard,
+        black: bool,
+    ) -> Bitboard {
+        let start = empty;
+        let mut cells = Bitboard::EMPTY;
+        loop {
+            let starts = self.pair_starts(stones, other, empty, black);
+            cells |= self.pair_cells(starts);
+            let pairs = self.disjoint(starts);
+            if pairs.is_empty() {
+                let (b, w) = if black {
+                    (stones, other)
+                } else {
+                    (other, stones)
+                };
+                return cells | (self.find(b, w) & start);
+            }
+            stones |= pairs;
+            empty = empty.minus(pairs);
+        }
+    }
+
     /// Every empty cell that belongs to a captured pair of the player (Black if `black`), as
-    /// [`DeadCells::captured`] defines them, the pairs not made disjoint.
+    /// [`DeadCells::captured`] defines them, the pairs not made disjoint: the first round of
+    /// [`DeadCells::taken_after`], which the tests set it against.
+    #[cfg(test)]
     fn in_captured_pairs(
         &self,
         stones: Bitboard,
@@ -362,7 +406,11 @@ impl DeadCells {
         empty: Bitboard,
         black: bool,
     ) -> Bitboard {
-        let starts = self.pair_starts(stones, other, empty, black);
+        self.pair_cells(self.pair_starts(stones, other, empty, black))
+    }
+
+    /// Both cells of every pair that `starts` gives ([`DeadCells::pair_starts`]).
+    fn pair_cells(&self, starts: [Bitboard; 3]) -> Bitboard {
         (0..3).fold(Bitboard::EMPTY, |cells, k| {
             cells | starts[k] | toward(self.g, starts[k], DIRECTIONS[k + 3])
         })
@@ -422,7 +470,7 @@ impl DeadCells {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{random_colouring, xorshift};
+    use crate::solver::{colourings as board_colourings, random_colouring, xorshift, Minimax};
 
     /// The winner of a full board: whoever connects (exactly one player does).
     fn black_connects(g: &Geometry, black: Bitboard) -> bool {
@@ -773,7 +821,7 @@ mod tests {
             }
             for y in empty.cells() {
                 let after = empty.minus(Bitboard::single(y));
-                let captured = dead.in_captured_pairs(mine.with(y), theirs, after, black_to_move);
+                let captured = dead.taken_after(mine.with(y), theirs, after, black_to_move);
                 for x in (captured & g.cell_neighbours(y)).cells() {
                     by_capture += 1;
                     assert!(
@@ -819,6 +867,95 @@ mod tests {
             reversed > 1000,
             "{reversed} cells reversible and not vulnerable"
         );
+    }
+
+    /// The cells a player could be given once they have y ([`DeadCells::taken_after`]),
+    /// against exact values: on 4x4 positions (one colouring in 307) and random 5x5 ones with
+    /// at most ten empty cells, for each player, each empty y and each cell x found, the
+    /// position with the player on y has the same winner with x the player's too, with
+    /// either side to move, and the player's move x wins only if y does. Cells that the
+    /// first round alone misses (later rounds of pairs, or dead only once the pairs are
+    /// filled) are among them, and the 7x7 example of [`DeadCells::superior`] holds.
+    #[test]
+    fn rounds_of_pairs_can_be_given() {
+        fn check(m: &mut Minimax, dead: &DeadCells, black: Bitboard, white: Bitboard) -> usize {
+            let g = m.g;
+            if g.connects(black, g.north, g.south) || g.connects(white, g.west, g.east) {
+                return 0;
+            }
+            let empty = g.board.minus(black | white);
+            let mut later = 0;
+            for is_black in [true, false] {
+                let (mine, theirs) = if is_black {
+                    (black, white)
+                } else {
+                    (white, black)
+                };
+                let with = |extra: Bitboard| match is_black {
+                    true => (black | extra, white),
+                    false => (black, white | extra),
+                };
+                for y in empty.cells() {
+                    let after = empty.minus(Bitboard::single(y));
+                    let taken = dead.taken_after(mine.with(y), theirs, after, is_black);
+                    let first = dead.in_captured_pairs(mine.with(y), theirs, after, is_black);
+                    let (by, wy) = with(Bitboard::single(y));
+                    let dead_after_y = dead.find(by, wy);
+                    for x in taken.cells() {
+                        let context = format!("black {black:?} white {white:?}: {x} after {y}");
+                        let (bx, wx) = with(Bitboard::single(y).with(x));
+                        for to_move in [true, false] {
+                            assert_eq!(
+                                m.wins(by, wy, to_move),
+                                m.wins(bx, wx, to_move),
+                                "{context}"
+                            );
+                        }
+                        let (b1, w1) = with(Bitboard::single(x));
+                        // The opponent is to move after either move.
+                        let x_wins = !m.wins(b1, w1, !is_black);
+                        assert!(!x_wins || !m.wins(by, wy, !is_black), "{context}");
+                        later += usize::from(!first.has(x) && !dead_after_y.has(x));
+                    }
+                }
+            }
+            later
+        }
+        let mut later = 0;
+        let (mut small, dead4) = (Minimax::new(4), DeadCells::new(Geometry::of(4)));
+        for (b, w) in board_colourings(4, 307) {
+            later += check(&mut small, &dead4, b, w);
+        }
+        let mut next = xorshift(0x5eed_0f9a_1b2c_3d4eu64);
+        let (g, dead5) = (Geometry::of(5), DeadCells::new(Geometry::of(5)));
+        let mut tried = 0;
+        while tried < 100 {
+            let (black, white) = random_colouring(5, 12, &mut next);
+            if g.board.minus(black | white).count() > 10 {
+                continue;
+            }
+            tried += 1;
+            later += check(&mut Minimax::new(5), &dead5, black, white);
+        }
+        assert!(
+            later > 10_000,
+            "only {later} cells found after the first round"
+        );
+        // The example: 7x7 after a4 c5 e4 e5 b6, White to move; f5 dominates f4.
+        let g = Geometry::of(7);
+        let dead = DeadCells::new(g);
+        let cell = |s: &str| crate::Cell::parse(s, 7).unwrap().index(7);
+        let stones = |l: &[&str]| l.iter().fold(Bitboard::EMPTY, |b, s| b.with(cell(s)));
+        let (black, white) = (stones(&["a4", "e4", "b6"]), stones(&["c5", "e5"]));
+        let empty = g.board.minus(black | white);
+        let after = empty.minus(Bitboard::single(cell("f5")));
+        let mine = white.with(cell("f5"));
+        assert!(!dead
+            .in_captured_pairs(mine, black, after, false)
+            .has(cell("f4")));
+        assert!(dead.taken_after(mine, black, after, false).has(cell("f4")));
+        let kept = dead.superior(white, black, empty, false, empty);
+        assert!(!kept.has(cell("f4")) && kept.has(cell("f5")), "{kept:?}");
     }
 
     /// Domination in misère play against the retrograde oracle: on every 3x3 position in play
