@@ -243,7 +243,7 @@ impl DeadCells {
         let dead_if = self.dead_if_around(&mine_around, &theirs_around, empty);
         let n = self.g.n as i64;
         // The cells the mover could be given once the mover has y, for each y asked.
-        let mut captured_after = [Bitboard::EMPTY; 128];
+        let mut taken = [Bitboard::EMPTY; 128];
         let mut asked = Bitboard::EMPTY;
         for x in moves.minus(pruned).cells() {
             let by_dead = (0..6).any(|k| {
@@ -259,10 +259,9 @@ impl DeadCells {
                         if !asked.has(y) {
                             asked = asked.with(y);
                             let after = empty.minus(Bitboard::single(y));
-                            captured_after[y] =
-                                self.taken_after(mine.with(y), theirs, after, black);
+                            taken[y] = self.taken_after(mine.with(y), theirs, after, black);
                         }
-                        captured_after[y].has(x)
+                        taken[y].has(x)
                     });
             if dominated {
                 pruned = pruned.with(x);
@@ -470,7 +469,7 @@ impl DeadCells {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{colourings as board_colourings, random_colouring, xorshift, Minimax};
+    use crate::solver::{on_exact_positions, random_colouring, xorshift, Minimax};
 
     /// The winner of a full board: whoever connects (exactly one player does).
     fn black_connects(g: &Geometry, black: Bitboard) -> bool {
@@ -879,11 +878,7 @@ mod tests {
     #[test]
     fn rounds_of_pairs_can_be_given() {
         fn check(m: &mut Minimax, dead: &DeadCells, black: Bitboard, white: Bitboard) -> usize {
-            let g = m.g;
-            if g.connects(black, g.north, g.south) || g.connects(white, g.west, g.east) {
-                return 0;
-            }
-            let empty = g.board.minus(black | white);
+            let empty = m.g.board.minus(black | white);
             let mut later = 0;
             for is_black in [true, false] {
                 let (mine, theirs) = if is_black {
@@ -921,22 +916,9 @@ mod tests {
             }
             later
         }
-        let mut later = 0;
-        let (mut small, dead4) = (Minimax::new(4), DeadCells::new(Geometry::of(4)));
-        for (b, w) in board_colourings(4, 307) {
-            later += check(&mut small, &dead4, b, w);
-        }
-        let mut next = xorshift(0x5eed_0f9a_1b2c_3d4eu64);
-        let (g, dead5) = (Geometry::of(5), DeadCells::new(Geometry::of(5)));
-        let mut tried = 0;
-        while tried < 100 {
-            let (black, white) = random_colouring(5, 12, &mut next);
-            if g.board.minus(black | white).count() > 10 {
-                continue;
-            }
-            tried += 1;
-            later += check(&mut Minimax::new(5), &dead5, black, white);
-        }
+        let (small, large) =
+            on_exact_positions(307, (0x5eed_0f9a_1b2c_3d4e, 100), |_, _, _| true, check);
+        let later = small + large;
         assert!(
             later > 10_000,
             "only {later} cells found after the first round"

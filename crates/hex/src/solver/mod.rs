@@ -656,6 +656,48 @@ pub(crate) fn random_colouring(
     (black, white)
 }
 
+/// Runs `check` on positions whose exact values a [`Minimax`] finds quickly, with the dead-cell
+/// engine of their board: 4x4 ones (one colouring in `step`, see [`colourings`]) on one memo,
+/// then `tries` random 5x5 ones (12 parts, see [`random_colouring`], drawn from `seed`) with at
+/// most ten empty cells that `keep` accepts, each on a memo of its own. A position already won
+/// counts as tried and is not checked. Returns what `check` counted on 4x4 and on 5x5.
+#[cfg(test)]
+pub(crate) fn on_exact_positions(
+    step: usize,
+    (seed, tries): (u64, usize),
+    keep: impl Fn(&inferior::DeadCells, crate::Bitboard, crate::Bitboard) -> bool,
+    mut check: impl FnMut(&mut Minimax, &inferior::DeadCells, crate::Bitboard, crate::Bitboard) -> usize,
+) -> (usize, usize) {
+    let over = |g: &crate::Geometry, black: crate::Bitboard, white: crate::Bitboard| {
+        g.connects(black, g.north, g.south) || g.connects(white, g.west, g.east)
+    };
+    let (mut small, dead4) = (
+        Minimax::new(4),
+        inferior::DeadCells::new(crate::Geometry::of(4)),
+    );
+    let on_small = colourings(4, step)
+        .filter(|&(b, w)| !over(small.g, b, w))
+        .map(|(b, w)| check(&mut small, &dead4, b, w))
+        .sum();
+    let (g, dead5) = (
+        crate::Geometry::of(5),
+        inferior::DeadCells::new(crate::Geometry::of(5)),
+    );
+    let mut next = xorshift(seed);
+    let (mut tried, mut on_large) = (0, 0);
+    while tried < tries {
+        let (black, white) = random_colouring(5, 12, &mut next);
+        if g.board.minus(black | white).count() > 10 || !keep(&dead5, black, white) {
+            continue;
+        }
+        tried += 1;
+        if !over(g, black, white) {
+            on_large += check(&mut Minimax::new(5), &dead5, black, white);
+        }
+    }
+    (on_small, on_large)
+}
+
 /// Exact values of positions with either side to move, by memoised minimax: every
 /// position of a 4x4 board in a table indexed by base-3 codes (digit i: 0 empty, 1 Black,
 /// 2 White), larger boards in a map.
