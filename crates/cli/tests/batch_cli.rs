@@ -966,6 +966,36 @@ fn openings_spread_over_solve_jobs_give_the_openings_table() {
     let plain = table(&tmp.path().join("plain"), &[]);
     assert_eq!(spread.len(), 25);
     assert_eq!(spread, plain);
+    // What a run keeps with its results to go on elsewhere: the openings' proofs alone
+    // (--max-stones 1) and the done jobs' records. In a fresh folder the batch finds every job
+    // done and searches nothing, and the table is the same.
+    let kept = tmp.path().join("kept");
+    std::fs::create_dir(&kept).unwrap();
+    let roots = s(&kept.join("5x5-openings.proofs"));
+    let merged = ok(&[
+        "hex",
+        "proofs",
+        "merge",
+        &roots,
+        &pooled,
+        "--max-stones",
+        "1",
+        "--json",
+    ]);
+    let merged: Value = serde_json::from_str(&merged).unwrap();
+    assert!(merged["proofs"].as_u64().unwrap() <= 25, "{merged}");
+    assert!(merged["dropped"].as_u64().unwrap() > 0, "{merged}");
+    for cell in &cells {
+        let name = format!("5x5-{cell}.json");
+        std::fs::copy(run.join(&name), kept.join(&name)).unwrap();
+    }
+    ok(&["batch", "run", &file, "--out", &s(&kept)]);
+    assert!(!kept.join("5x5-a1.proofs").exists());
+    let from_roots = table(
+        &tmp.path().join("roots"),
+        &["--proofs", &roots, "--proven-only"],
+    );
+    assert_eq!(from_roots, plain);
     // With --batch, each solved opening carries its job's time and nodes, its twin none.
     let timed = tmp.path().join("timed");
     ok(&[

@@ -648,3 +648,62 @@ fn templates_regenerates_the_committed_list() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--max-row 9 is out of range"));
 }
+
+/// The finished openings of the 8x8 run kept in results/hex/8x8-run (scripts/hex-8x8.sh): the
+/// table read from the kept proofs gives each done job's opening the winner, the time and the
+/// nodes of its record, and its 180° twin the same winner.
+#[test]
+fn the_kept_8x8_run_agrees_with_its_records() {
+    let kept = results_hex().join("8x8-run");
+    let proofs = kept.join("8x8-openings.proofs");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = zermelo(&[
+        "hex",
+        "openings",
+        "--size",
+        "8",
+        "--json",
+        "--proofs",
+        &proofs.to_string_lossy(),
+        "--proven-only",
+        "--batch",
+        &kept.to_string_lossy(),
+        "--out",
+        &tmp.path().to_string_lossy(),
+    ]);
+    assert!(
+        matches!(out.status.code(), Some(0 | 3)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let openings = table["openings"].as_array().unwrap();
+    let mut done = 0;
+    for entry in std::fs::read_dir(&kept).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let record = read_json(&path);
+        assert_eq!(record["status"], "done", "{}", path.display());
+        let cell = record["job"]["moves"].as_str().unwrap();
+        let i = openings.iter().position(|o| o["cell"] == cell).unwrap();
+        let first_wins = record["result"]["winner"] == "black";
+        for o in [&openings[i], &openings[63 - i]] {
+            assert_eq!(o["first_player_wins"], first_wins, "{cell}: {o}");
+        }
+        let p = &record["provenance"];
+        let total = |key: &str| p[format!("total_{key}")].clone();
+        let (nodes, seconds) = match total("nodes") {
+            Value::Null => (p["nodes"].clone(), p["wall_seconds"].clone()),
+            nodes => (nodes, total("wall_seconds")),
+        };
+        assert_eq!(
+            (&openings[i]["nodes"], &openings[i]["seconds"]),
+            (&nodes, &seconds),
+            "{cell}"
+        );
+        done += 1;
+    }
+    assert!(done >= 1, "no record kept in {}", kept.display());
+}

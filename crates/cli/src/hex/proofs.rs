@@ -88,6 +88,11 @@ pub struct MergeArgs {
     /// The proof files to pool, all of one board size and rules.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
+    /// Keep only the positions with at most this many stones (1: the openings alone), so that
+    /// a long run's finished openings can be kept with its results without the millions of
+    /// positions below them.
+    #[arg(long, value_name = "N")]
+    max_stones: Option<u32>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -101,7 +106,8 @@ pub fn run(command: Command) -> anyhow::Result<()> {
 }
 
 fn merge(args: MergeArgs) -> anyhow::Result<()> {
-    let all = proofs::pool(&args.inputs)?;
+    let mut all = proofs::pool(&args.inputs)?;
+    let dropped = args.max_stones.map_or(0, |n| all.keep_at_most(n));
     proofs::write(&args.out, &all)?;
     if args.json {
         outln!(
@@ -111,12 +117,17 @@ fn merge(args: MergeArgs) -> anyhow::Result<()> {
                 "rules": rules_name(all.rules()),
                 "inputs": args.inputs.len(),
                 "proofs": all.len(),
+                "dropped": dropped,
                 "out": args.out.display().to_string(),
             })
         )?;
     } else {
+        let kept = match args.max_stones {
+            Some(n) => format!(" ({dropped} with more than {n} stones left out)"),
+            None => String::new(),
+        };
         outln!(
-            "{} proofs of {} from {} files written to {}",
+            "{} proofs of {} from {} files written to {}{kept}",
             all.len(),
             describe(all.size(), all.rules()),
             args.inputs.len(),

@@ -223,6 +223,17 @@ impl ProofSet {
         Ok(added)
     }
 
+    /// Keeps only the positions with at most `stones` stones on the board, and returns how
+    /// many were dropped. With 1, a long run's openings are kept without the millions of
+    /// positions below them, small enough to travel with the results between machines.
+    pub fn keep_at_most(&mut self, stones: u32) -> usize {
+        let mask = Geometry::of(self.size).board.0;
+        let before = self.map.len();
+        self.map
+            .retain(|&(b, w), _| (b & mask).count_ones() + w.count_ones() <= stones);
+        before - self.map.len()
+    }
+
     /// The board size.
     #[must_use]
     pub fn size(&self) -> usize {
@@ -354,6 +365,22 @@ mod tests {
         assert!(other.clone().merge(&set).is_err());
         let misere = ProofSet::new(3, Rules::Misere).unwrap();
         assert!(misere.clone().merge(&set).is_err());
+    }
+
+    #[test]
+    fn keeping_the_first_plies_drops_the_deeper_positions() {
+        let mut set = ProofSet::new(3, Rules::Normal).unwrap();
+        set.insert(proof(0, 0, true, Some(4))).unwrap();
+        set.insert(proof(1 << 1, 0, false, Some(4))).unwrap();
+        set.insert(proof(0, 1 << 1, true, Some(4))).unwrap();
+        set.insert(proof(1 << 1, 1 << 4, true, Some(3))).unwrap();
+        // Black's high key bits (size, side to move) must not count as stones.
+        assert_eq!(set.keep_at_most(1), 1);
+        assert_eq!(set.len(), 3);
+        assert!(set.iter().all(|p| p.black.count() + p.white.count() <= 1));
+        assert_eq!(set.keep_at_most(0), 2);
+        let left: Vec<Proof> = set.iter().collect();
+        assert_eq!(left, [proof(0, 0, true, Some(4))]);
     }
 
     #[test]
