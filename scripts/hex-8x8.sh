@@ -4,7 +4,9 @@
 # lost with the machine; what a finished opening needs is its record and one proof. So the
 # finished openings are kept in results/hex/8x8-run (committed): each done job's record, the job
 # file, and their openings' proofs alone (`hex proofs merge --max-stones 1`) in
-# 8x8-openings.proofs. An opening still running when the machine goes is started again.
+# 8x8-openings.proofs. A job stopped before its end keeps, in results/hex/8x8-run/open, the
+# proofs of its positions with at most OPEN_STONES stones (default 8: the subtrees proven near
+# its root, about a tenth of its proofs) and its parts' times, and goes on from them.
 #
 # Usage: scripts/hex-8x8.sh [HOURS] [THREADS]   restore, run for HOURS (default 10), keep, report
 #        scripts/hex-8x8.sh keep                keep what runs/hex-8x8 has finished, report
@@ -12,7 +14,8 @@
 # 1. Restore: the kept records are copied into runs/hex-8x8, where the batch skips their jobs.
 # 2. Run: `zermelo batch run jobs/hex-8x8.toml --out runs/hex-8x8`, stopped by SIGTERM after
 #    HOURS (it saves its proofs: a rerun on the same machine goes on from them).
-# 3. Keep: the done jobs' records and their openings' proofs into results/hex/8x8-run.
+# 3. Keep: the done jobs' records and their openings' proofs into results/hex/8x8-run, the
+#    stopped jobs' shallow proofs and parts into results/hex/8x8-run/open.
 # 4. Report: `hex openings --proven-only` from the kept proofs and records writes
 #    results/hex/8x8-openings.{json,md,svg} once every opening is proven, and
 #    results/hex/8x8-report.md (the openings proven so far, their time, and those open) until
@@ -26,6 +29,7 @@ bin=${ZERMELO:-target/release/zermelo}
 run=runs/hex-8x8
 kept=results/hex/8x8-run
 roots=$kept/8x8-openings.proofs
+open_stones=${OPEN_STONES:-8}
 
 restore() {
   mkdir -p "$run"
@@ -34,18 +38,35 @@ restore() {
     [[ -e $record ]] || continue
     [[ -e $run/$(basename "$record") ]] || cp "$record" "$run/"
   done
+  # A stopped job's shallow proofs and parts, unless this machine has its own.
+  for record in "$kept"/open/8x8-*; do
+    [[ -e $record ]] || continue
+    [[ -e $run/$(basename "$record") ]] || cp "$record" "$run/"
+  done
+}
+
+# jobs STATE: the names of the jobs of the run in that state.
+jobs() {
+  "$bin" batch status "$run" --json | jq -r --arg s "$1" '.jobs[] | select(.state == $s) | .name'
 }
 
 keep() {
   mkdir -p "$kept"
   local name proofs=()
-  for name in $("$bin" batch status "$run" --json | jq -r '.jobs[] | select(.state == "done") | .name'); do
+  for name in $(jobs done); do
     cp "$run/$name.json" "$kept/"
+    rm -f "$kept/open/$name".*
+  done
+  for name in $(jobs checkpointed); do
+    mkdir -p "$kept/open"
+    "$bin" hex proofs merge "$kept/open/$name.proofs" "$run/$name.proofs" \
+      --max-stones "$open_stones"
+    [[ ! -e $run/$name.parts.json ]] || cp "$run/$name.parts.json" "$kept/open/"
   done
   cp "$run/jobs.toml" "$kept/"
-  [[ -e $roots ]] && proofs+=("$roots")
+  if [[ -e $roots ]]; then proofs+=("$roots"); fi
   for name in "$run"/8x8-*.proofs; do
-    [[ -e $name ]] && proofs+=("$name")
+    if [[ -e $name ]]; then proofs+=("$name"); fi
   done
   if ((${#proofs[@]} > 0)); then
     "$bin" hex proofs merge "$roots" "${proofs[@]}" --max-stones 1
