@@ -361,8 +361,10 @@ impl Solver {
                 Ok((wins.first().copied(), Some(list)))
             } else {
                 let first = match search.analyse(node) {
-                    Analysis::Decided(true, m, _) => m,
-                    Analysis::Decided(false, _, _) => None,
+                    Analysis::Decided(win, m, _) => {
+                        search.store_decided(node, win, m);
+                        m.filter(|_| win)
+                    }
                     // The value first: proof-number search spreads its effort over the moves,
                     // where trying them one by one would prove every losing move tried first.
                     Analysis::Moves(moves) => match self.shared_value(&search, node) {

@@ -1190,6 +1190,19 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Stores a node that its analysis decides, as [`Search::store_solved`] stores one proven
+    /// by search: the position a solve was given, so that a proofs file holds it even when no
+    /// search was needed (kept proofs otherwise leave out the positions the analysis decides,
+    /// and the analysis of its 180° rotation, whose capped connection lists are built in
+    /// another order, may not decide it). A win with no move named is not stored.
+    pub(crate) fn store_decided(&self, node: Node, win: bool, winning_move: Option<usize>) {
+        match (win, winning_move) {
+            (true, Some(m)) => self.store_solved(node, self.key(node), Some(m as u8), 0),
+            (false, _) => self.store_solved(node, self.key(node), None, 0),
+            (true, None) => {}
+        }
+    }
+
     /// The winning move that the table (or a kept proof) holds for a node just proven a win,
     /// checked against the entry for the position it leads to, or when there is none (kept
     /// proofs leave out the positions the analysis decides), against that position's analysis.
