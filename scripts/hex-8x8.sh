@@ -33,15 +33,12 @@ open_stones=${OPEN_STONES:-8}
 
 restore() {
   mkdir -p "$run"
-  local record
-  for record in "$kept"/8x8-*.json; do
-    [[ -e $record ]] || continue
-    [[ -e $run/$(basename "$record") ]] || cp "$record" "$run/"
-  done
-  # A stopped job's shallow proofs and parts, unless this machine has its own.
-  for record in "$kept"/open/8x8-*; do
-    [[ -e $record ]] || continue
-    [[ -e $run/$(basename "$record") ]] || cp "$record" "$run/"
+  local file
+  # The done jobs' records, and a stopped job's shallow proofs and parts unless this machine
+  # has its own.
+  for file in "$kept"/8x8-*.json "$kept"/open/8x8-*; do
+    [[ -e $file ]] || continue
+    [[ -e $run/$(basename "$file") ]] || cp "$file" "$run/"
   done
 }
 
