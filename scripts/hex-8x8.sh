@@ -8,12 +8,17 @@
 # proofs of its positions with at most OPEN_STONES stones (default 8: the subtrees proven near
 # its root, about a tenth of its proofs) and its parts' times, and goes on from them.
 #
-# Usage: scripts/hex-8x8.sh [HOURS] [THREADS]   restore, run for HOURS (default 10), keep, report
-#        scripts/hex-8x8.sh keep                keep what runs/hex-8x8 has finished, report
+# Usage: scripts/hex-8x8.sh [HOURS] [THREADS] [PARALLEL]
+#                                   restore, run for HOURS (default 10) PARALLEL jobs at a time
+#                                   (default 1) with THREADS each (default: the cores shared
+#                                   among them), keep, report
+#        scripts/hex-8x8.sh keep    keep what runs/hex-8x8 has finished, report
 #
 # 1. Restore: the kept records are copied into runs/hex-8x8, where the batch skips their jobs.
 # 2. Run: `zermelo batch run jobs/hex-8x8.toml --out runs/hex-8x8`, stopped by SIGTERM after
-#    HOURS (it saves its proofs: a rerun on the same machine goes on from them).
+#    HOURS (it saves its proofs: a rerun on the same machine goes on from them). On 2 cores,
+#    two single-thread jobs at once (`scripts/hex-8x8.sh HOURS 1 2`) get more done than one
+#    job on both.
 # 3. Keep: the done jobs' records and their openings' proofs into results/hex/8x8-run, the
 #    stopped jobs' shallow proofs and parts into results/hex/8x8-run/open.
 # 4. Report: `hex openings --proven-only` from the kept proofs and records writes
@@ -88,7 +93,7 @@ if [[ ${1:-} == keep ]]; then
   exit
 fi
 hours=${1:-10}
-threads=(${2:+--threads "$2"})
+threads=(${2:+--threads "$2"} --parallel "${3:-1}")
 restore
 status=0
 timeout --signal=TERM --kill-after=300 "${hours}h" \

@@ -7,13 +7,17 @@
 //! commands' own checkpoints (Grundy tables checkpoint on SIGTERM and resume with --resume).
 //! The runner alone writes records, each atomically, so a kill -9 at any moment leaves every
 //! file either complete or absent.
+//!
+//! A runner may run several jobs at once (`parallel`), each in its own child process: on a
+//! machine with many cores, jobs side by side use them better than one job's threads do (a
+//! solver's threads share one search tree and gain less than one each).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -42,13 +46,15 @@ pub struct RunOptions {
     pub shard: Shard,
     /// Threads for jobs whose job file does not set them.
     pub threads: Option<usize>,
+    /// How many jobs run at once (at least 1), each in its own process.
+    pub parallel: usize,
     /// The zermelo executable that computes each job.
     pub exe: PathBuf,
 }
 
-/// What a runner tells of its progress. The runner calls it from the thread that runs
-/// [`Batch::run`].
-pub trait Observer {
+/// What a runner tells of its progress. The runner calls it from the threads that run its
+/// jobs, one thread a job running at once (see [`RunOptions::parallel`]).
+pub trait Observer: Sync {
     /// How often a job should write its progress line to stderr (the job's
     /// [`LOG_EVERY_ENV`]): its latest line comes back in [`Observer::tick`].
     fn child_log_every(&self) -> Duration;
@@ -88,34 +94,42 @@ pub const PARENT_ENV: &str = "ZERMELO_BATCH_PARENT";
 /// (and asks for them even under `--json`).
 pub const LOG_EVERY_ENV: &str = "ZERMELO_LOG_EVERY";
 
-/// The signals a runner received, and the job it is running: the first signal stops the job
+/// The signals a runner received, and the jobs it is running: the first signal stops the jobs
 /// after a checkpoint, the second at once.
 #[derive(Debug, Default)]
 pub struct Stop {
     /// Signals received.
     signals: AtomicUsize,
-    /// The running job's pid, for the second signal to kill.
-    child: AtomicI32,
+    /// The running jobs' pids, for the signals to reach.
+    children: Mutex<Vec<i32>>,
 }
 
 impl Stop {
-    /// Tells the runner of a signal (from a SIGINT or SIGTERM handler): the first is forwarded
-    /// to the running job as SIGTERM, which checkpoints and exits, and no job starts after it;
-    /// a second kills the job with SIGKILL. Returns how many signals came so far, so that the
-    /// handler leaves at once on the second. Every file is written atomically, so stopping
-    /// anywhere corrupts nothing.
+    /// Tells the runner of a signal (from a SIGINT or SIGTERM handler, which ctrlc runs on a
+    /// thread of its own): the first is forwarded to the running jobs as SIGTERM, which
+    /// checkpoint and exit, and no job starts after it; a second kills them with SIGKILL.
+    /// Returns how many signals came so far, so that the handler leaves at once on the second.
+    /// Every file is written atomically, so stopping anywhere corrupts nothing.
     pub fn signal(&self) -> usize {
         let n = self.signals.fetch_add(1, Ordering::SeqCst) + 1;
-        let child = self.child.load(Ordering::SeqCst);
-        if child > 0 {
-            let sig = if n == 1 {
-                Signal::SIGTERM
-            } else {
-                Signal::SIGKILL
-            };
+        let sig = if n == 1 {
+            Signal::SIGTERM
+        } else {
+            Signal::SIGKILL
+        };
+        for &child in self.children.lock().expect("stop lock").iter() {
             let _ = kill(Pid::from_raw(child), sig);
         }
         n
+    }
+
+    /// Keeps a job's pid for the signals (`add`), or forgets it once it has been reaped.
+    fn track(&self, pid: i32, add: bool) {
+        let mut children = self.children.lock().expect("stop lock");
+        children.retain(|&c| c != pid);
+        if add {
+            children.push(pid);
+        }
     }
 
     fn stopping(&self) -> bool {
@@ -141,6 +155,7 @@ pub struct Batch {
     exe: PathBuf,
     shard: Shard,
     jobs: Vec<Job>,
+    parallel: usize,
     stop: Arc<Stop>,
     _lock: Flock<File>,
 }
@@ -191,6 +206,7 @@ impl Batch {
             exe: args.exe.clone(),
             shard,
             jobs: mine,
+            parallel: args.parallel.max(1),
             stop: Arc::new(Stop::default()),
             _lock: lock,
         })
@@ -214,66 +230,118 @@ impl Batch {
         Arc::clone(&self.stop)
     }
 
-    /// Runs the jobs not done yet, one after the other, each in a child process, writing their
-    /// records. A job that fails is recorded and the run goes on; a signal ([`Stop`]) ends
-    /// it with [`Error::Interrupted`].
+    /// Runs the jobs not done yet, in job-file order, [`RunOptions::parallel`] at a time, each
+    /// in a child process, writing their records. A job that fails is recorded and the run goes
+    /// on; a signal ([`Stop`]) ends it with [`Error::Interrupted`] once the running jobs have
+    /// checkpointed; any other error starts no more jobs and ends it once the running ones
+    /// have ended.
     pub fn run(self, display: &dyn Observer) -> Result<Summary> {
-        let (dir, mine, shard) = (&self.dir, &self.jobs, self.shard);
-        let mut done = 0;
-        let mut failed = Vec::new();
-        for job in mine {
-            if self.stop.stopping() {
-                return Err(Error::Interrupted {
-                    what: format!(" before job {}", job.name),
-                    done,
-                    total: mine.len(),
+        let mine = &self.jobs;
+        let next = AtomicUsize::new(0);
+        let tally = Mutex::new(Tally::default());
+        let workers = self.parallel.min(mine.len()).max(1);
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| loop {
+                    if tally.lock().expect("tally lock").error.is_some() {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(job) = mine.get(i) else { return };
+                    if self.stop.stopping() {
+                        let mut t = tally.lock().expect("tally lock");
+                        t.not_started = Some(t.not_started.map_or(i, |n| n.min(i)));
+                        return;
+                    }
+                    let outcome = self.run_one(job, display);
+                    let mut t = tally.lock().expect("tally lock");
+                    match outcome {
+                        Ok(Outcome::Done) => t.done += 1,
+                        Ok(Outcome::Failed(reason)) => {
+                            t.failed.push((i, format!("{}: {reason}", job.name)));
+                        }
+                        Ok(Outcome::Interrupted(what)) => t.interrupted.push((i, what)),
+                        Err(e) => {
+                            t.error.get_or_insert(e);
+                        }
+                    }
                 });
             }
-            match state(dir, job)? {
-                State::Done(_) => {
-                    display.skip(job);
-                    done += 1;
-                    continue;
-                }
-                State::Corrupt(why) => {
-                    display.say(&format!("{}: {why}; redoing the job", job.name));
-                    let _ = std::fs::remove_file(record_path(dir, &job.name));
-                    if let Some(t) = job.table_file() {
-                        let _ = if job.streams() {
-                            std::fs::remove_dir_all(dir.join(t))
-                        } else {
-                            std::fs::remove_file(dir.join(t))
-                        };
-                    }
-                }
-                State::Running => bail!(
-                    Folder,
-                    "job {:?} in {} is being run by another zermelo batch (with another \
-                     --shard?); run one shard per runner",
-                    job.name,
-                    dir.display()
-                ),
-                State::Failed(_) | State::Checkpointed | State::Missing => {}
-            }
-            match run_job(dir, &self.exe, &self.stop, job, shard, display)? {
-                Outcome::Done => done += 1,
-                Outcome::Failed(reason) => failed.push(format!("{}: {reason}", job.name)),
-                Outcome::Interrupted(what) => {
-                    return Err(Error::Interrupted {
-                        what: format!(": {what}"),
-                        done,
-                        total: mine.len(),
-                    });
-                }
-            }
+        });
+        let mut t = tally.into_inner().expect("tally lock");
+        if let Some(e) = t.error {
+            return Err(e);
+        }
+        t.failed.sort();
+        t.interrupted.sort();
+        let what = if t.interrupted.is_empty() {
+            t.not_started
+                .map(|i| format!(" before job {}", mine[i].name))
+        } else {
+            let each: Vec<String> = t.interrupted.into_iter().map(|(_, w)| w).collect();
+            Some(format!(": {}", each.join("; ")))
+        };
+        if let Some(what) = what {
+            return Err(Error::Interrupted {
+                what,
+                done: t.done,
+                total: mine.len(),
+            });
         }
         Ok(Summary {
-            done,
+            done: t.done,
             total: mine.len(),
-            failed,
+            failed: t.failed.into_iter().map(|(_, f)| f).collect(),
         })
     }
+
+    /// Runs one job unless it is done already (then it counts as done).
+    fn run_one(&self, job: &Job, display: &dyn Observer) -> Result<Outcome> {
+        let dir = &self.dir;
+        match state(dir, job)? {
+            State::Done(_) => {
+                display.skip(job);
+                return Ok(Outcome::Done);
+            }
+            State::Corrupt(why) => {
+                display.say(&format!("{}: {why}; redoing the job", job.name));
+                let _ = std::fs::remove_file(record_path(dir, &job.name));
+                if let Some(t) = job.table_file() {
+                    let _ = if job.streams() {
+                        std::fs::remove_dir_all(dir.join(t))
+                    } else {
+                        std::fs::remove_file(dir.join(t))
+                    };
+                }
+            }
+            State::Running => bail!(
+                Folder,
+                "job {:?} in {} is being run by another zermelo batch (with another \
+                 --shard?); run one shard per runner",
+                job.name,
+                dir.display()
+            ),
+            State::Failed(_) | State::Checkpointed | State::Missing => {}
+        }
+        run_job(dir, &self.exe, &self.stop, job, self.shard, display)
+    }
 }
+
+/// What the jobs of a run came to, as its workers end them. Indices are places in the run's
+/// job list, so that what is said comes in job-file order whatever order the jobs ended in.
+#[derive(Default)]
+struct Tally {
+    /// Jobs done, now or before.
+    done: usize,
+    failed: Vec<(usize, String)>,
+    /// The jobs a signal stopped, and what became of each.
+    interrupted: Vec<(usize, String)>,
+    /// The first job that a signal kept from starting.
+    not_started: Option<usize>,
+    /// The first error other than a job's failure: no job starts after it.
+    error: Option<Error>,
+}
+
 /// Keeps a copy of the job file in the folder, so that `status`, `report` and `merge` know the
 /// whole list. A folder used with another job file is refused where the two disagree on a job.
 /// Jobs of the folder's earlier list that the new file leaves out stay in the copy when the
@@ -454,11 +522,10 @@ fn run_job(
         // The octal command sizes its thread pool like rayon does: from this variable.
         command.env("RAYON_NUM_THREADS", job.threads.to_string());
     }
-    let cpu_before = children_cpu();
     let started = SystemTime::now();
     let clock = Instant::now();
     let mut child = command.spawn().map_err(Error::io("cannot start a job"))?;
-    stop.child.store(child.id() as i32, Ordering::SeqCst);
+    stop.track(child.id() as i32, true);
     display.start(job);
     let stdout = reader(child.stdout.take(), |mut r| {
         let mut s = String::new();
@@ -482,12 +549,11 @@ fn run_job(
     let deadline = job.time_limit.map(Duration::from_secs);
     let mut out_of_time = false;
     let mut stopping: Option<Instant> = None;
-    let status = loop {
-        if let Some(status) = child
-            .try_wait()
-            .map_err(Error::io(format!("cannot wait for job {}", job.name)))?
+    let (status, cpu) = loop {
+        if let Some(ended) =
+            reap(&mut child).map_err(Error::io(format!("cannot wait for job {}", job.name)))?
         {
-            break status;
+            break ended;
         }
         if stop.stopping() && stopping.is_none() {
             // The handler has sent SIGTERM already if the child was known to it.
@@ -511,9 +577,8 @@ fn run_job(
         );
         std::thread::sleep(Duration::from_millis(50));
     };
-    stop.child.store(0, Ordering::SeqCst);
+    stop.track(child.id() as i32, false);
     let wall = clock.elapsed().as_secs_f64();
-    let cpu = children_cpu() - cpu_before;
     let stdout = stdout.join().unwrap_or_default();
     let _ = stderr.join();
     let last = last_line.lock().expect("stderr lock").text.clone();
@@ -715,6 +780,19 @@ fn reader<R: Read + Send + 'static, T: Default + Send + 'static>(
 }
 
 /// CPU seconds (user and system) of the children waited for so far.
+/// Reaps `child` if it has ended: its exit status and the CPU time it spent, user and system.
+/// The time is what reaping it adds to the runner's children's (getrusage), measured around the
+/// reaping under one lock for the whole process, so that jobs ending at once on other threads
+/// never count in it.
+fn reap(child: &mut Child) -> std::io::Result<Option<(std::process::ExitStatus, f64)>> {
+    static REAPING: Mutex<()> = Mutex::new(());
+    let _one_at_a_time = REAPING.lock().expect("reaping lock");
+    let before = children_cpu();
+    Ok(child
+        .try_wait()?
+        .map(|status| (status, children_cpu() - before)))
+}
+
 fn children_cpu() -> f64 {
     use nix::sys::resource::{getrusage, UsageWho};
     getrusage(UsageWho::RUSAGE_CHILDREN).map_or(0.0, |u| {

@@ -109,6 +109,24 @@ game = "0.6"
 max = 5000
 "#;
 
+/// Two jobs of the same size, a second or two each.
+const TWINS: &str = r#"
+[defaults]
+threads = 1
+
+[[job]]
+name = "officers-a"
+kind = "grundy-octal"
+game = "0.6"
+max = "2^19"
+
+[[job]]
+name = "officers-b"
+kind = "grundy-octal"
+game = "0.6"
+max = "2^19"
+"#;
+
 /// A job that runs for many seconds, to be stopped.
 const LONG: &str = r#"
 [[job]]
@@ -660,6 +678,85 @@ fn shards_in_separate_processes_merge_to_the_single_run() {
         serde_json::from_str(&std::fs::read_to_string(m.join("batch.json")).unwrap()).unwrap();
     assert_eq!(v["results"], reference);
     assert!(states(&m).iter().all(|(_, st)| st == "done"));
+}
+
+/// `--parallel` runs several jobs at once in one folder: the same results as one at a time,
+/// each job's CPU time its own (the time of a job reaped while it runs is not counted in its
+/// record), a log line for each running job, and a signal stops every running job at its
+/// checkpoint.
+#[test]
+fn parallel_jobs_give_the_single_run_and_stop_together() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jobs = write_jobs(tmp.path(), "jobs.toml", SMALL);
+    let reference = merged(&clean_run(tmp.path(), &jobs));
+    let dir = tmp.path().join("parallel");
+    ok(&["batch", "run", &jobs, "--out", &s(&dir), "--parallel", "3"]);
+    assert_eq!(merged(&dir), reference);
+
+    // Two jobs of the same size at once: whichever ends last ran while the other was reaped,
+    // and its record counts its own CPU time alone, near what it took run alone.
+    let twins = write_jobs(tmp.path(), "twins.toml", TWINS);
+    let cpu = |dir: &Path| -> Vec<f64> {
+        ["officers-a", "officers-b"]
+            .map(|name| {
+                let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+                let record: Value = serde_json::from_str(&text).unwrap();
+                record["provenance"]["cpu_seconds"].as_f64().unwrap()
+            })
+            .to_vec()
+    };
+    let alone = cpu(&clean_run(&tmp.path().join("twins"), &twins));
+    let dir = tmp.path().join("twins-parallel");
+    ok(&["batch", "run", &twins, "--out", &s(&dir), "--parallel", "2"]);
+    for (both, alone) in cpu(&dir).into_iter().zip(alone) {
+        assert!(
+            both <= 1.6 * alone + 0.1,
+            "{both} s of CPU, {alone} s alone"
+        );
+    }
+
+    let long = write_jobs(
+        tmp.path(),
+        "long2.toml",
+        &format!("{LONG}\n{}", LONG.replace("officers", "officers-too")),
+    );
+    let dir = tmp.path().join("long2");
+    let child = command(&["batch", "run", &long, "--out", &s(&dir), "--parallel", "2"])
+        .args(["--log-every", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(&dir.join("officers.zgt"));
+    wait_for(&dir.join("officers-too.zgt"));
+    assert!(states(&dir).iter().all(|(_, st)| st == "running"));
+    std::thread::sleep(Duration::from_millis(2500));
+    signal(&child, "TERM");
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for name in ["officers", "officers-too"] {
+        let running = format!("; {name} running");
+        assert!(stderr.lines().any(|l| l.contains(&running)), "{stderr}");
+    }
+    let last = stderr.trim().lines().last().unwrap();
+    assert!(
+        last.contains("job officers checkpointed")
+            && last.contains("job officers-too checkpointed"),
+        "{stderr}"
+    );
+    assert_eq!(
+        states(&dir),
+        vec![
+            ("officers".into(), "checkpointed".into()),
+            ("officers-too".into(), "checkpointed".into())
+        ]
+    );
+    let bad = error(&["batch", "run", &long, "--out", &s(&dir), "--parallel", "0"]);
+    assert!(
+        bad.contains("--parallel must be between 1 and 1024"),
+        "{bad}"
+    );
 }
 
 /// `--only` runs the named jobs alone, and the shards of an array deal out those alone: two

@@ -2,6 +2,7 @@
 //! job on a terminal, plain log lines otherwise.
 
 use crate::output::{errln, outln};
+use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -27,9 +28,15 @@ pub struct Args {
     /// SLURM_ARRAY_TASK_COUNT when set, else every job.
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
-    /// Threads for jobs whose job file does not set them, 1 to 1024 (default: one per core).
+    /// Threads for jobs whose job file does not set them, 1 to 1024 (default: the cores shared
+    /// among the --parallel jobs, at least one each).
     #[arg(long)]
     threads: Option<usize>,
+    /// How many jobs run at once, each in its own process, 1 to 1024. On a machine with many
+    /// cores, several single-thread jobs side by side get more done than one job's threads,
+    /// which share one search.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    parallel: usize,
     /// Seconds between progress lines when stderr is not a terminal.
     #[arg(long, value_name = "SECS", default_value_t = 10)]
     log_every: u64,
@@ -40,6 +47,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(t) = args.threads {
         crate::check_threads(t)?;
     }
+    if args.parallel == 0 || args.parallel > crate::MAX_THREADS {
+        bail!(
+            "--parallel must be between 1 and {}, not {}",
+            crate::MAX_THREADS,
+            args.parallel
+        );
+    }
+    // Jobs side by side share the cores rather than each taking them all.
+    let threads = args.threads.or_else(|| {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        (args.parallel > 1).then(|| (cores / args.parallel).max(1))
+    });
     let shard = match &args.shard {
         Some(text) => Shard::parse(text)?,
         None => Shard::from_slurm(|k| std::env::var(k).ok())?.unwrap_or(Shard::ALL),
@@ -50,13 +69,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         out: args.out.clone(),
         only: args.only,
         shard,
-        threads: args.threads,
+        threads,
+        parallel: args.parallel,
         exe,
     })?;
     install_signal_handler(batch.stop());
 
     let log_every = Duration::from_secs(args.log_every.max(1));
-    let display = Display::new(batch.jobs(), shard, log_every);
+    let display = Display::new(batch.jobs(), shard, log_every, args.parallel);
     let result = batch.run(&display);
     display.finish();
     let summary = result?;
@@ -97,30 +117,40 @@ fn install_signal_handler(stop: std::sync::Arc<Stop>) {
 }
 
 /// What the runner shows: on a terminal an overall bar (jobs done of the shard's, ETA) and a
-/// bar for the running job; otherwise a plain line every `log_every`, and one per job started
-/// or ended.
+/// bar for each running job; otherwise, for each running job, a plain line every `log_every`,
+/// and one per job started or ended.
 struct Display {
-    bars: Option<(MultiProgress, ProgressBar, ProgressBar)>,
+    bars: Option<(MultiProgress, ProgressBar)>,
     total: usize,
+    parallel: usize,
     state: Mutex<Tally>,
     log_every: Duration,
     start: Instant,
     shard: Shard,
 }
 
-/// The jobs ended so far, and what the runner has measured of them.
+/// The jobs ended so far, what the runner has measured of them, and the running ones.
 struct Tally {
     ended: usize,
     /// Jobs that ran (not skipped as already done) and their wall time, for the ETA.
     ran: usize,
     ran_secs: f64,
+    /// The running jobs, by name.
+    running: HashMap<String, Running>,
+}
+
+/// What is shown of a running job.
+struct Running {
+    /// Its bar, on a terminal.
+    bar: Option<ProgressBar>,
+    /// When its last log line was written (off a terminal).
     last_log: Instant,
     /// When the job line shown last came, to tell a fresh line from a repeated one.
     shown_line_at: Option<Instant>,
 }
 
 impl Display {
-    fn new(jobs: &[Job], shard: Shard, log_every: Duration) -> Display {
+    fn new(jobs: &[Job], shard: Shard, log_every: Duration, parallel: usize) -> Display {
         let bars = std::io::stderr().is_terminal().then(|| {
             let multi = MultiProgress::new();
             let overall = multi.add(ProgressBar::new(jobs.len() as u64));
@@ -130,25 +160,19 @@ impl Display {
                 )
                 .expect("the template is valid"),
             );
-            let job = multi.add(ProgressBar::new_spinner());
-            job.set_style(
-                ProgressStyle::with_template("{spinner} {prefix} [{elapsed_precise}] {wide_msg}")
-                    .expect("the template is valid"),
-            );
-            // Both clocks keep moving while a long job runs.
+            // The clock keeps moving while a long job runs.
             overall.enable_steady_tick(Duration::from_secs(1));
-            job.enable_steady_tick(Duration::from_secs(1));
-            (multi, overall, job)
+            (multi, overall)
         });
         Display {
             bars,
             total: jobs.len(),
+            parallel,
             state: Mutex::new(Tally {
                 ended: 0,
                 ran: 0,
                 ran_secs: 0.0,
-                last_log: Instant::now(),
-                shown_line_at: None,
+                running: HashMap::new(),
             }),
             log_every,
             start: Instant::now(),
@@ -156,24 +180,34 @@ impl Display {
         }
     }
 
-    fn ended(&self, ran: Option<f64>) {
+    fn ended(&self, job: &Job, ran: Option<f64>) {
         let mut p = self.state.lock().expect("display lock");
         p.ended += 1;
         if let Some(secs) = ran {
             p.ran += 1;
             p.ran_secs += secs;
         }
-        if let Some((_, overall, _)) = &self.bars {
-            overall.set_position(p.ended as u64);
-            let waiting = self.total - p.ended;
-            overall.set_message(eta(p.ran, p.ran_secs, waiting, None).unwrap_or_default());
+        if let Some(Running { bar: Some(bar), .. }) = p.running.remove(&job.name) {
+            bar.finish_and_clear();
+            if let Some((multi, _)) = &self.bars {
+                multi.remove(&bar);
+            }
         }
-        p.shown_line_at = None;
+        if let Some((_, overall)) = &self.bars {
+            overall.set_position(p.ended as u64);
+            let waiting = self.total - p.ended - p.running.len();
+            let eta = eta(p.ran, p.ran_secs, waiting, None, self.parallel);
+            overall.set_message(eta.unwrap_or_default());
+        }
     }
 
     fn finish(&self) {
-        if let Some((multi, overall, job)) = &self.bars {
-            job.finish_and_clear();
+        if let Some((multi, overall)) = &self.bars {
+            for running in self.state.lock().expect("display lock").running.values() {
+                if let Some(bar) = &running.bar {
+                    bar.finish_and_clear();
+                }
+            }
             overall.finish_and_clear();
             let _ = multi.clear();
         }
@@ -192,7 +226,7 @@ impl Observer for Display {
 
     fn say(&self, line: &str) {
         match &self.bars {
-            Some((multi, ..)) => {
+            Some((multi, _)) => {
                 let _ = multi.println(line);
             }
             None => errln!("batch: {line}"),
@@ -201,23 +235,36 @@ impl Observer for Display {
 
     fn skip(&self, job: &Job) {
         self.say(&format!("{}: already done", job.name));
-        self.ended(None);
+        self.ended(job, None);
     }
 
     fn start(&self, job: &Job) {
-        match &self.bars {
-            Some((_, _, bar)) => {
-                bar.reset_elapsed();
-                bar.set_prefix(job.name.clone());
-                bar.set_message("starting");
-            }
-            None => errln!("batch: {} started ({})", job.name, job.kind_name()),
+        let bar = self.bars.as_ref().map(|(multi, _)| {
+            let bar = multi.add(ProgressBar::new_spinner());
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {prefix} [{elapsed_precise}] {wide_msg}")
+                    .expect("the template is valid"),
+            );
+            bar.enable_steady_tick(Duration::from_secs(1));
+            bar.set_prefix(job.name.clone());
+            bar.set_message("starting");
+            bar
+        });
+        if bar.is_none() {
+            errln!("batch: {} started ({})", job.name, job.kind_name());
         }
+        let running = Running {
+            bar,
+            last_log: Instant::now(),
+            shown_line_at: None,
+        };
+        let mut p = self.state.lock().expect("display lock");
+        p.running.insert(job.name.clone(), running);
     }
 
     fn end(&self, job: &Job, what: &str, wall: f64) {
         self.say(&format!("{}: {what}", job.name));
-        self.ended(Some(wall));
+        self.ended(job, Some(wall));
     }
 
     fn tick(&self, job: &Job, elapsed: Duration, last: &JobLine) {
@@ -227,22 +274,24 @@ impl Observer for Display {
             _ => &last.text,
         };
         let mut p = self.state.lock().expect("display lock");
-        // Jobs not started yet: all but the running one.
-        let waiting = self.total - p.ended - 1;
-        let eta = eta(p.ran, p.ran_secs, waiting, job_eta(text));
-        if let Some((_, overall, bar)) = &self.bars {
+        let (ended, waiting) = (p.ended, self.total - p.ended - p.running.len());
+        let eta = eta(p.ran, p.ran_secs, waiting, job_eta(text), self.parallel);
+        let Some(running) = p.running.get_mut(&job.name) else {
+            return;
+        };
+        if let (Some((_, overall)), Some(bar)) = (&self.bars, &running.bar) {
             bar.set_message(text.to_string());
             overall.set_message(eta.unwrap_or_default());
             return;
         }
-        if p.last_log.elapsed() < self.log_every {
+        if running.last_log.elapsed() < self.log_every {
             return;
         }
-        p.last_log = Instant::now();
+        running.last_log = Instant::now();
         // A line the job wrote before the last log line is not news: say how old it is.
         let news = match last.at {
             None => "started".to_string(),
-            Some(at) if p.shown_line_at == Some(at) => {
+            Some(at) if running.shown_line_at == Some(at) => {
                 format!(
                     "no new line for {:.0} s; last: {text}",
                     at.elapsed().as_secs_f64()
@@ -250,7 +299,7 @@ impl Observer for Display {
             }
             Some(_) => text.to_string(),
         };
-        p.shown_line_at = last.at;
+        running.shown_line_at = last.at;
         errln!(
             "[{:>8.1} s] batch{}: {}/{} jobs ended{}; {} running {:.0} s: {news}",
             self.start.elapsed().as_secs_f64(),
@@ -259,7 +308,7 @@ impl Observer for Display {
             } else {
                 format!(" shard {}", self.shard)
             },
-            p.ended,
+            ended,
             self.total,
             eta.map(|e| format!(", {e}")).unwrap_or_default(),
             job.name,
@@ -270,18 +319,30 @@ impl Observer for Display {
 
 /// The time the batch has left, from what was measured: the running job's own estimate (from
 /// its progress line, when it gives one) plus, for the `waiting` jobs not started, the mean wall
-/// time of the `ran` jobs that ran. `None` while nothing has been measured.
-fn eta(ran: usize, ran_secs: f64, waiting: usize, running: Option<f64>) -> Option<String> {
+/// time of the `ran` jobs that ran, shared among the `parallel` jobs that run at once. `None`
+/// while nothing has been measured.
+fn eta(
+    ran: usize,
+    ran_secs: f64,
+    waiting: usize,
+    running: Option<f64>,
+    parallel: usize,
+) -> Option<String> {
     let mean = (ran > 0).then(|| ran_secs / ran as f64);
     let running_part = running.map(|s| format!("the running job's own {s:.0} s"));
     match (waiting, mean) {
         (0, _) => running_part.map(|p| format!("eta {:.0} s ({p})", running.unwrap_or(0.0))),
         (_, None) => None,
         (w, Some(mean)) => {
-            let total = running.unwrap_or(0.0) + mean * w as f64;
+            let total = running.unwrap_or(0.0) + mean * w as f64 / parallel as f64;
             let measured = format!(
-                "{w} job{} to start at the {mean:.1} s mean of {ran} run",
-                if w == 1 { "" } else { "s" }
+                "{w} job{} to start at the {mean:.1} s mean of {ran} run{}",
+                if w == 1 { "" } else { "s" },
+                if parallel > 1 {
+                    format!(", {parallel} at a time")
+                } else {
+                    String::new()
+                }
             );
             Some(match running_part {
                 Some(p) => format!("eta {total:.0} s ({p} + {measured})"),
@@ -305,19 +366,25 @@ mod tests {
     #[test]
     fn the_eta_comes_from_measured_times_and_says_so() {
         // Nothing measured yet: no figure rather than a guess.
-        assert_eq!(eta(0, 0.0, 3, None), None);
+        assert_eq!(eta(0, 0.0, 3, None, 1), None);
         // Three jobs took 30 s in all; two wait; the running job says 5 s.
         assert_eq!(
-            eta(3, 30.0, 2, Some(5.0)).unwrap(),
+            eta(3, 30.0, 2, Some(5.0), 1).unwrap(),
             "eta 25 s (the running job's own 5 s + 2 jobs to start at the 10.0 s mean of 3 run)"
         );
         assert_eq!(
-            eta(3, 30.0, 1, None).unwrap(),
+            eta(3, 30.0, 1, None, 1).unwrap(),
             "eta 10 s (1 job to start at the 10.0 s mean of 3 run, + the running job)"
         );
         assert_eq!(
-            eta(3, 30.0, 0, Some(7.0)).unwrap(),
+            eta(3, 30.0, 0, Some(7.0), 1).unwrap(),
             "eta 7 s (the running job's own 7 s)"
+        );
+        // Four jobs wait, two run at a time.
+        assert_eq!(
+            eta(3, 30.0, 4, None, 2).unwrap(),
+            "eta 20 s (4 jobs to start at the 10.0 s mean of 3 run, 2 at a time, + the running \
+             job)"
         );
         assert_eq!(
             job_eta("grundy 0.6: 1/9 values (2.00/s, eta 4 s) n=2"),
