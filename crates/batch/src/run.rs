@@ -123,12 +123,15 @@ impl Stop {
         n
     }
 
-    /// Keeps a job's pid for the signals (`add`), or forgets it once it has been reaped.
-    fn track(&self, pid: i32, add: bool) {
+    /// Keeps a started job's pid for the signals. A job started as a signal came gets it now:
+    /// under the lock, either [`Stop::signal`] sees the pid or this sees the signal.
+    fn track(&self, pid: i32) {
         let mut children = self.children.lock().expect("stop lock");
-        children.retain(|&c| c != pid);
-        if add {
-            children.push(pid);
+        children.push(pid);
+        match self.signals.load(Ordering::SeqCst) {
+            0 => {}
+            1 => drop(kill(Pid::from_raw(pid), Signal::SIGTERM)),
+            _ => drop(kill(Pid::from_raw(pid), Signal::SIGKILL)),
         }
     }
 
@@ -261,6 +264,16 @@ impl Batch {
                             t.failed.push((i, format!("{}: {reason}", job.name)));
                         }
                         Ok(Outcome::Interrupted(what)) => t.interrupted.push((i, what)),
+                        Err(e) if workers > 1 => {
+                            // The run ends with the error once the running jobs have ended;
+                            // it is said now, as that may be hours away.
+                            display.say(&format!(
+                                "{}: {}; no job starts after it",
+                                job.name,
+                                chain(&e)
+                            ));
+                            t.error.get_or_insert(e);
+                        }
                         Err(e) => {
                             t.error.get_or_insert(e);
                         }
@@ -524,8 +537,16 @@ fn run_job(
     }
     let started = SystemTime::now();
     let clock = Instant::now();
+    if stop.stopping() {
+        // The checks above can take a while; a job asked to stop before it starts is not
+        // started.
+        return Ok(Outcome::Interrupted(format!(
+            "job {} not started",
+            job.name
+        )));
+    }
     let mut child = command.spawn().map_err(Error::io("cannot start a job"))?;
-    stop.track(child.id() as i32, true);
+    stop.track(child.id() as i32);
     display.start(job);
     let stdout = reader(child.stdout.take(), |mut r| {
         let mut s = String::new();
@@ -550,8 +571,8 @@ fn run_job(
     let mut out_of_time = false;
     let mut stopping: Option<Instant> = None;
     let (status, cpu) = loop {
-        if let Some(ended) =
-            reap(&mut child).map_err(Error::io(format!("cannot wait for job {}", job.name)))?
+        if let Some(ended) = reap(&mut child, stop)
+            .map_err(Error::io(format!("cannot wait for job {}", job.name)))?
         {
             break ended;
         }
@@ -577,7 +598,6 @@ fn run_job(
         );
         std::thread::sleep(Duration::from_millis(50));
     };
-    stop.track(child.id() as i32, false);
     let wall = clock.elapsed().as_secs_f64();
     let stdout = stdout.join().unwrap_or_default();
     let _ = stderr.join();
@@ -779,20 +799,28 @@ fn reader<R: Read + Send + 'static, T: Default + Send + 'static>(
     std::thread::spawn(move || pipe.map(f).unwrap_or_default())
 }
 
-/// CPU seconds (user and system) of the children waited for so far.
 /// Reaps `child` if it has ended: its exit status and the CPU time it spent, user and system.
 /// The time is what reaping it adds to the runner's children's (getrusage), measured around the
 /// reaping under one lock for the whole process, so that jobs ending at once on other threads
-/// never count in it.
-fn reap(child: &mut Child) -> std::io::Result<Option<(std::process::ExitStatus, f64)>> {
+/// never count in it. Its pid leaves `stop` in the same step, under `stop`'s lock, so that no
+/// signal is sent to a pid the system may have given to another process since.
+fn reap(
+    child: &mut Child,
+    stop: &Stop,
+) -> std::io::Result<Option<(std::process::ExitStatus, f64)>> {
     static REAPING: Mutex<()> = Mutex::new(());
     let _one_at_a_time = REAPING.lock().expect("reaping lock");
+    let mut children = stop.children.lock().expect("stop lock");
     let before = children_cpu();
-    Ok(child
-        .try_wait()?
-        .map(|status| (status, children_cpu() - before)))
+    let Some(status) = child.try_wait()? else {
+        return Ok(None);
+    };
+    let cpu = children_cpu() - before;
+    children.retain(|&c| c != child.id() as i32);
+    Ok(Some((status, cpu)))
 }
 
+/// CPU seconds (user and system) of the children waited for so far.
 fn children_cpu() -> f64 {
     use nix::sys::resource::{getrusage, UsageWho};
     getrusage(UsageWho::RUSAGE_CHILDREN).map_or(0.0, |u| {

@@ -147,6 +147,8 @@ struct Running {
     last_log: Instant,
     /// When the job line shown last came, to tell a fresh line from a repeated one.
     shown_line_at: Option<Instant>,
+    /// The time the job says it has left, from its latest line.
+    own_eta: Option<f64>,
 }
 
 impl Display {
@@ -257,6 +259,7 @@ impl Observer for Display {
             bar,
             last_log: Instant::now(),
             shown_line_at: None,
+            own_eta: None,
         };
         let mut p = self.state.lock().expect("display lock");
         p.running.insert(job.name.clone(), running);
@@ -274,11 +277,19 @@ impl Observer for Display {
             _ => &last.text,
         };
         let mut p = self.state.lock().expect("display lock");
-        let (ended, waiting) = (p.ended, self.total - p.ended - p.running.len());
-        let eta = eta(p.ran, p.ran_secs, waiting, job_eta(text), self.parallel);
         let Some(running) = p.running.get_mut(&job.name) else {
             return;
         };
+        running.own_eta = job_eta(text);
+        // The running jobs end when the longest of them does.
+        let longest = p
+            .running
+            .values()
+            .filter_map(|r| r.own_eta)
+            .reduce(f64::max);
+        let (ended, waiting) = (p.ended, self.total - p.ended - p.running.len());
+        let eta = eta(p.ran, p.ran_secs, waiting, longest, self.parallel);
+        let running = p.running.get_mut(&job.name).expect("found above");
         if let (Some((_, overall)), Some(bar)) = (&self.bars, &running.bar) {
             bar.set_message(text.to_string());
             overall.set_message(eta.unwrap_or_default());
@@ -318,9 +329,9 @@ impl Observer for Display {
 }
 
 /// The time the batch has left, from what was measured: the running job's own estimate (from
-/// its progress line, when it gives one) plus, for the `waiting` jobs not started, the mean wall
-/// time of the `ran` jobs that ran, shared among the `parallel` jobs that run at once. `None`
-/// while nothing has been measured.
+/// its progress line, when it gives one; the longest of them when `parallel` jobs run at once)
+/// plus, for the `waiting` jobs not started, the mean wall time of the `ran` jobs that ran,
+/// shared among the `parallel` jobs that run at once. `None` while nothing has been measured.
 fn eta(
     ran: usize,
     ran_secs: f64,
@@ -329,7 +340,12 @@ fn eta(
     parallel: usize,
 ) -> Option<String> {
     let mean = (ran > 0).then(|| ran_secs / ran as f64);
-    let running_part = running.map(|s| format!("the running job's own {s:.0} s"));
+    let (job, jobs) = if parallel > 1 {
+        ("the longest running job's", "the running jobs")
+    } else {
+        ("the running job's", "the running job")
+    };
+    let running_part = running.map(|s| format!("{job} own {s:.0} s"));
     match (waiting, mean) {
         (0, _) => running_part.map(|p| format!("eta {:.0} s ({p})", running.unwrap_or(0.0))),
         (_, None) => None,
@@ -346,7 +362,7 @@ fn eta(
             );
             Some(match running_part {
                 Some(p) => format!("eta {total:.0} s ({p} + {measured})"),
-                None => format!("eta {total:.0} s ({measured}, + the running job)"),
+                None => format!("eta {total:.0} s ({measured}, + {jobs})"),
             })
         }
     }
@@ -384,7 +400,12 @@ mod tests {
         assert_eq!(
             eta(3, 30.0, 4, None, 2).unwrap(),
             "eta 20 s (4 jobs to start at the 10.0 s mean of 3 run, 2 at a time, + the running \
-             job)"
+             jobs)"
+        );
+        assert_eq!(
+            eta(3, 30.0, 2, Some(5.0), 2).unwrap(),
+            "eta 15 s (the longest running job's own 5 s + 2 jobs to start at the 10.0 s mean of \
+             3 run, 2 at a time)"
         );
         assert_eq!(
             job_eta("grundy 0.6: 1/9 values (2.00/s, eta 4 s) n=2"),
