@@ -10,9 +10,10 @@
 #    slurmctld and slurmd, as root. Nothing under /etc is touched.
 # 3. Runs jobs/smoke.toml on one machine, for reference.
 # 4. Submits slurm-array.sh as an array of 3 tasks numbered 1-3 (so the shard is the task id
-#    less SLURM_ARRAY_TASK_MIN) over one shared results folder. When the task that runs the
-#    long Grundy job has checkpointed it, `scontrol requeue` kills that task (SIGTERM: it
-#    checkpoints) and puts it back in the queue; it must resume from the checkpoint. Then
+#    less SLURM_ARRAY_TASK_MIN) over one shared results folder, each task running two jobs at
+#    a time (PARALLEL=2). When the task that runs the long Grundy job has checkpointed it,
+#    `scontrol requeue` kills that task (SIGTERM: it checkpoints) and puts it back in the
+#    queue; it must resume from the checkpoint. Then
 #    `scancel` kills it again, and the whole array is submitted again, as after a time limit:
 #    the other tasks find their jobs done and the cancelled one resumes.
 # 5. Merges the shards' folder with `zermelo batch merge` and compares it with the single run:
@@ -44,8 +45,9 @@ reference_run "$jobs_file" "$tmp/single"
 
 results=$tmp/array
 # The header's 4 CPUs, 8 GB and 12 hours do not fit this node: a CPU and a little memory a task.
+# Each task runs two jobs of its shard at once (PARALLEL), so the requeue stops both.
 submit() {
-    sbatch --parsable --array=1-3 --cpus-per-task=1 --mem=200M --time=15:00 \
+    PARALLEL=2 sbatch --parsable --array=1-3 --cpus-per-task=1 --mem=200M --time=15:00 \
         --output="$tmp/logs/task-%a.log" scripts/slurm-array.sh "$jobs_file" "$results"
 }
 # The long job's table holds more values than N.
