@@ -465,6 +465,13 @@ fn sigterm_checkpoints_and_a_second_runner_is_refused() {
         .map(Result::unwrap)
         .find(|l| l.contains("resuming"))
         .unwrap_or_default();
+    // Stopped once the job has started: a job stopped before its child starts is not started,
+    // and its interrupted run would add no part.
+    let started = lines
+        .by_ref()
+        .map(Result::unwrap)
+        .any(|l| l.contains("officers started"));
+    assert!(started, "the resumed job never started");
     signal(&child, "TERM");
     lines.for_each(drop);
     child.wait().unwrap();
