@@ -56,9 +56,8 @@ for round in $(seq "$ROUNDS"); do
         die "the two ways gave different results"
 done
 
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-m1=$(median "$one")
-m2=$(median "$side")
+m1=$(median < "$one")
+m2=$(median < "$side")
 echo
 printf 'median: one at a time %.2f s, side by side %.2f s, ratio %.3f (same results)\n' \
     "$m1" "$m2" "$(echo "$m2 / $m1" | bc -l)"

@@ -1,7 +1,8 @@
 # shellcheck shell=bash disable=SC2154  # tmp: set by the sourcing script
 # Helpers of scripts/slurm-smoke.sh and scripts/parallel-smoke.sh (sourced, not run): packages,
 # the zermelo build, the single-machine reference run and the comparison with it.
-# scripts/threads-hex.sh takes its build and messages (build_zermelo, say, die).
+# scripts/threads-hex.sh and scripts/bench-parallel.sh take its build, messages and median
+# (build_zermelo, say, die, median).
 # The sourcing script sets `tmp` (its temporary folder) before calling them.
 
 smoke_start=$SECONDS
@@ -133,4 +134,9 @@ compare_results() {
         n=$((n + 1))
     done
     say "merged results equal the single-machine run: $(jq '.results | length' "$merged/batch.json") results in batch.json, $n Grundy tables byte for byte"
+}
+
+# median: the median of the numbers on standard input, one a line.
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }

@@ -60,8 +60,7 @@ for position in $POSITIONS; do
     base=
     first=
     for t in $THREADS; do
-        median=$(awk -v p="$position" -v t="$t" '$1 == p && $2 == t { print $3 }' "$runs" |
-            sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
+        median=$(awk -v p="$position" -v t="$t" '$1 == p && $2 == t { print $3 }' "$runs" | median)
         if [ -z "$base" ]; then
             base=$median
             first=$t

@@ -112,15 +112,21 @@ impl Stop {
     /// Every file is written atomically, so stopping anywhere corrupts nothing.
     pub fn signal(&self) -> usize {
         let n = self.signals.fetch_add(1, Ordering::SeqCst) + 1;
-        let sig = if n == 1 {
-            Signal::SIGTERM
-        } else {
-            Signal::SIGKILL
-        };
         for &child in self.children.lock().expect("stop lock").iter() {
-            let _ = kill(Pid::from_raw(child), sig);
+            Self::send(child, n);
         }
         n
+    }
+
+    /// Sends a job what `signals` signals ask for: nothing, SIGTERM after the first, SIGKILL
+    /// after more.
+    fn send(pid: i32, signals: usize) {
+        let sig = match signals {
+            0 => return,
+            1 => Signal::SIGTERM,
+            _ => Signal::SIGKILL,
+        };
+        let _ = kill(Pid::from_raw(pid), sig);
     }
 
     /// Keeps a started job's pid for the signals. A job started as a signal came gets it now:
@@ -128,11 +134,7 @@ impl Stop {
     fn track(&self, pid: i32) {
         let mut children = self.children.lock().expect("stop lock");
         children.push(pid);
-        match self.signals.load(Ordering::SeqCst) {
-            0 => {}
-            1 => drop(kill(Pid::from_raw(pid), Signal::SIGTERM)),
-            _ => drop(kill(Pid::from_raw(pid), Signal::SIGKILL)),
-        }
+        Self::send(pid, self.signals.load(Ordering::SeqCst));
     }
 
     fn stopping(&self) -> bool {
@@ -264,17 +266,16 @@ impl Batch {
                             t.failed.push((i, format!("{}: {reason}", job.name)));
                         }
                         Ok(Outcome::Interrupted(what)) => t.interrupted.push((i, what)),
-                        Err(e) if workers > 1 => {
-                            // The run ends with the error once the running jobs have ended;
-                            // it is said now, as that may be hours away.
-                            display.say(&format!(
-                                "{}: {}; no job starts after it",
-                                job.name,
-                                chain(&e)
-                            ));
-                            t.error.get_or_insert(e);
-                        }
                         Err(e) => {
+                            if workers > 1 {
+                                // The run ends with the error once the running jobs have
+                                // ended; it is said now, as that may be hours away.
+                                display.say(&format!(
+                                    "{}: {}; no job starts after it",
+                                    job.name,
+                                    chain(&e)
+                                ));
+                            }
                             t.error.get_or_insert(e);
                         }
                     }
