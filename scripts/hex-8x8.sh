@@ -101,7 +101,8 @@ timeout --signal=TERM --kill-after=300 "${hours}h" \
 case $status in
   0) echo "hex 8x8: every job is done" ;;
   124) echo "hex 8x8: stopped after $hours h; run the script again to go on" ;;
-  *) echo "hex 8x8: the batch run failed (exit $status)" >&2 ;;
+  # 1: stopped by a signal (it says so above, with the job it checkpointed) or a job failed.
+  *) echo "hex 8x8: the batch run ended with exit status $status (see its last lines); what is done is kept" >&2 ;;
 esac
 keep
 report
