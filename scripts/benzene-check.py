@@ -14,7 +14,8 @@ that position (TO_MOVE to move): a child won through a named reply, as zermelo's
 
 Each child has SECONDS of wall time (the engine is restarted after a time-out); one thread,
 a transposition table of 2^24 entries. The last line says how many children agree and which
-are open. Needs a Benzene build (see the book's page on reproducing results)."""
+are open, and names any won by TO_MOVE (then the exit status is 1). Needs a Benzene build (see
+the book's page on reproducing results)."""
 import queue
 import subprocess
 import sys
@@ -33,7 +34,7 @@ def main():
     other = "white" if to_move == "black" else "black"
     cells = sys.argv[6:] or [f"{chr(97 + c)}{r + 1}" for r in range(size) for c in range(size)]
     engine = Engine(mohex, size)
-    agree, open_cells, total = 0, [], 0.0
+    agree, open_cells, against, total = 0, [], [], 0.0
     for spec in cells:
         cell, _, reply = spec.partition(":")
         if cell in moves:
@@ -55,10 +56,15 @@ def main():
             answer = "timeout"
             open_cells.append(spec)
         agree += answer == other
+        if answer == to_move:
+            against.append(spec)
         print(f"{spec:8s} {answer:8s} {seconds:8.2f} s", flush=True)
     print(f"{' '.join(moves)}, {to_move} to move: {agree} children won by {other}, "
-          f"open: {' '.join(open_cells) or 'none'}, {total:.1f} s")
+          f"open: {' '.join(open_cells) or 'none'}, won by {to_move}: {' '.join(against) or 'none'}, "
+          f"{total:.1f} s")
     engine.close()
+    # A child won by the player to move contradicts the loss being checked: say so by the status.
+    sys.exit(1 if against else 0)
 
 
 class Engine:
