@@ -113,8 +113,8 @@ mod tests {
     fn a_helper_flags_exactly_the_won_positions() {
         let mut stopped = 0;
         for rules in [Rules::Normal, Rules::Misere] {
-            let table = RetroTable::compute(3, rules == Rules::Misere).unwrap();
-            for (node, wins) in super::super::in_play(&table, 3, 1) {
+            let table = RetroTable::compute(4, rules == Rules::Misere).unwrap();
+            for (node, wins) in super::super::in_play(&table, 4, 40) {
                 let solver = || {
                     Solver::new(SolverConfig {
                         rules,
@@ -126,14 +126,14 @@ mod tests {
                 let mut nodes = 0;
                 let stop = AtomicBool::new(true);
                 let early = solver()
-                    .search(3)
+                    .search(4)
                     .stopping_on(&stop)
                     .search_until(node, &mut nodes);
                 assert!(early.is_none() || early == Some(wins), "{rules:?} {node:?}");
                 stopped += usize::from(early.is_none());
 
                 let solver = solver();
-                let search = solver.search(3);
+                let search = solver.search(4);
                 let Analysis::Moves(m) = search.analyse(node) else {
                     continue;
                 };

@@ -1526,7 +1526,7 @@ mod tests {
     /// keeps what the whole analysis concludes, unless the whole one decides a win or prunes
     /// moves (the estimate's moves then hold the whole one's); and an estimate made whole
     /// through the moves cache is the whole analysis. Every position in play of 3x3, and of
-    /// 4x4 one in 40, checked against the whole analysis, which the test below checks against
+    /// 4x4 one in 20, checked against the whole analysis, which the test below checks against
     /// the oracle.
     #[test]
     fn an_estimate_is_the_whole_analysis_less_the_own_connection_and_pruning() {
@@ -1536,7 +1536,7 @@ mod tests {
             Analysis::Moves(moves) => (None, moves),
         };
         let (mut wins_left_out, mut pruned) = (0, 0);
-        for (n, step) in [(3, 1), (4, 40)] {
+        for (n, step) in [(3, 1), (4, 20)] {
             let table = RetroTable::compute(n, false).unwrap();
             let tt = TranspositionTable::with_megabytes(1).unwrap();
             let caches = Caches::new(1, tt.max_capacity());

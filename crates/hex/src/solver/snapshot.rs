@@ -220,7 +220,7 @@ mod tests {
         let mut estimates = 0;
         for rules in [Rules::Normal, Rules::Misere] {
             let first = solver(rules);
-            let p = Position::from_moves(5, "a1 b2").unwrap();
+            let p = Position::from_moves(5, "a1").unwrap();
             let want = first.solve(&p, true).unwrap();
             let (bytes, counts) = first.table_snapshot(5);
             assert!(counts.entries > 0, "{counts:?}");
