@@ -12,6 +12,7 @@ mod paths;
 mod permanent;
 mod proofs;
 mod report;
+mod resistance;
 mod search;
 mod shared;
 mod snapshot;

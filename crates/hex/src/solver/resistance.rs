@@ -1,0 +1,276 @@
+//! Move ordering by electrical resistance: each player's board as a circuit between their two
+//! edges, and each empty cell scored by the current that flows through it in both circuits.
+//!
+//! A player's circuit has a node for each edge (with the player's stones joined to it), for
+//! each other group of the player's stones and for each empty cell; the opponent's stones are
+//! cut out. Two adjacent empty cells are joined by a conductance of 1, an empty cell and a
+//! group or edge beside it by 2, and a bridge (a point two steps away with two common empty
+//! neighbours, which the player joins whatever the opponent does) by a third of that; a point
+//! with three or more common empty neighbours counts as adjacent. A unit current enters at
+//! one edge and leaves at the other: a cell that carries much of it lies on many short paths
+//! of that player's, and is a good move for either player (to build the path or to cut it).
+//! The score of a cell is the current through its links, in the two circuits added up.
+//!
+//! The scores only order the moves the search tries; they never decide a value.
+
+use std::cell::RefCell;
+
+use crate::{Bitboard, Geometry};
+
+/// The score of every cell (0 for stones and for cells no current reaches).
+pub(crate) type Scores = [f32; 128];
+
+/// The conductance between two adjacent empty cells.
+const EMPTY_TO_EMPTY: f64 = 1.0;
+/// The conductance between an empty cell and a group or edge beside it.
+const STONE_TO_EMPTY: f64 = 2.0;
+/// A bridge's conductance is the adjacent one divided by this.
+const BRIDGE: f64 = 3.0;
+/// The node of the sink, which has no row in the system (its voltage is 0).
+const SINK: usize = usize::MAX;
+
+/// A circuit's links and matrix, reused from one evaluation to the next on a thread.
+#[derive(Default)]
+struct Work {
+    /// (empty cell's node, other node, conductance); the other node may be [`SINK`].
+    links: Vec<(usize, usize, f64)>,
+    /// The conductance matrix, then its Cholesky factor, row by row.
+    matrix: Vec<f64>,
+    /// The voltages.
+    volts: Vec<f64>,
+}
+
+thread_local! {
+    static WORK: RefCell<Work> = RefCell::new(Work::default());
+}
+
+/// The scores of the empty cells of the position with Black's stones `black` and White's
+/// `white`.
+pub(crate) fn scores(g: &Geometry, black: Bitboard, white: Bitboard) -> Scores {
+    let empty = g.board.minus(black | white);
+    let mut out = [0f32; 128];
+    WORK.with_borrow_mut(|work| {
+        circuit(g, black, empty, (g.north, g.south), work, &mut out);
+        circuit(g, white, empty, (g.west, g.east), work, &mut out);
+    });
+    out
+}
+
+/// Adds to `out` the current through each empty cell in the circuit of the player with
+/// `stones` between edges `a` and `b`, and returns the current that reaches the sink (1, up to
+/// rounding, when the edges are joined through empty cells; 0 when they are not, or are
+/// joined by stones already).
+fn circuit(
+    g: &Geometry,
+    stones: Bitboard,
+    empty: Bitboard,
+    (a, b): (Bitboard, Bitboard),
+    work: &mut Work,
+    out: &mut Scores,
+) -> f64 {
+    let open = stones | empty;
+    // Only the part of the board joined to the sink takes part: a part cut off would make the
+    // system singular, and carries no current.
+    let region = g.flood(b, open);
+    let at_a = g.flood(a, stones);
+    let at_b = g.flood(b, stones);
+    if (region & a).is_empty() || !(at_a & at_b).is_empty() {
+        return 0.0;
+    }
+    // Nodes: 0 the source (edge a and the stones joined to it), then the other groups, then
+    // the empty cells; the sink (edge b and its stones) has none.
+    let mut node_of = [SINK; 128];
+    for c in at_a.cells() {
+        node_of[c] = 0;
+    }
+    let mut count = 1;
+    // The empty cells beside each group and edge, by node, for the bridges to them.
+    let mut around = vec![
+        (0, (g.neighbours(at_a) | a) & empty & region),
+        (SINK, (g.neighbours(at_b) | b) & empty & region),
+    ];
+    let mut rest = (stones & region).minus(at_a | at_b);
+    while let Some(i) = rest.first() {
+        let group = g.flood(Bitboard::single(i), rest);
+        rest = rest.minus(group);
+        for c in group.cells() {
+            node_of[c] = count;
+        }
+        around.push((count, g.neighbours(group) & empty));
+        count += 1;
+    }
+    let cells = empty & region;
+    for c in cells.cells() {
+        node_of[c] = count;
+        count += 1;
+    }
+    // From each empty cell: a link to each empty neighbour after it, one to each group or edge
+    // it touches, and the bridges to the empty cells after it and to the groups and edges.
+    work.links.clear();
+    for c in cells.cells() {
+        let i = node_of[c];
+        let near = g.cell_neighbours(c) & empty;
+        for d in near.cells().filter(|&d| d > c) {
+            work.links.push((i, node_of[d], EMPTY_TO_EMPTY));
+        }
+        for &(j, beside) in &around {
+            let touches = beside.has(c);
+            if touches {
+                work.links.push((i, j, STONE_TO_EMPTY));
+            } else {
+                let common = (near & beside).count();
+                if common >= 2 {
+                    let size = if common == 2 { BRIDGE } else { 1.0 };
+                    work.links.push((i, j, STONE_TO_EMPTY / size));
+                }
+            }
+        }
+        let ring = (g.neighbours(near) & empty).minus(near.with(c));
+        for d in ring.cells().filter(|&d| d > c) {
+            let common = (near & g.cell_neighbours(d)).count();
+            if common >= 2 {
+                let size = if common == 2 { BRIDGE } else { 1.0 };
+                work.links.push((i, node_of[d], EMPTY_TO_EMPTY / size));
+            }
+        }
+    }
+    let n = count;
+    let m = &mut work.matrix;
+    m.clear();
+    m.resize(n * n, 0.0);
+    for &(i, j, s) in &work.links {
+        m[i * n + i] += s;
+        if j != SINK {
+            m[j * n + j] += s;
+            m[i * n + j] -= s;
+            m[j * n + i] -= s;
+        }
+    }
+    // Cholesky factor L (lower triangle of m): the matrix is symmetric and, every node being
+    // joined to the sink, positive definite.
+    for j in 0..n {
+        let mut d = m[j * n + j];
+        for k in 0..j {
+            d -= m[j * n + k] * m[j * n + k];
+        }
+        let d = d.max(1e-12).sqrt();
+        m[j * n + j] = d;
+        for i in j + 1..n {
+            let mut s = m[i * n + j];
+            for k in 0..j {
+                s -= m[i * n + k] * m[j * n + k];
+            }
+            m[i * n + j] = s / d;
+        }
+    }
+    // Solve L y = e0, then Lᵀ v = y: the voltages when a unit current enters at the source.
+    let v = &mut work.volts;
+    v.clear();
+    v.resize(n, 0.0);
+    v[0] = 1.0;
+    for i in 0..n {
+        let mut s = v[i];
+        for k in 0..i {
+            s -= m[i * n + k] * v[k];
+        }
+        v[i] = s / m[i * n + i];
+    }
+    for i in (0..n).rev() {
+        let mut s = v[i];
+        for k in i + 1..n {
+            s -= m[k * n + i] * v[k];
+        }
+        v[i] = s / m[i * n + i];
+    }
+    // The current of each link counts for the empty cells at its ends.
+    let volt = |j: usize| if j == SINK { 0.0 } else { v[j] };
+    let mut current = [0f64; 128];
+    let mut to_sink = 0.0;
+    for &(i, j, s) in &work.links {
+        let flow = s * (volt(i) - volt(j));
+        current[i] += flow.abs();
+        if j == SINK {
+            to_sink += flow;
+        } else {
+            current[j] += flow.abs();
+        }
+    }
+    for c in cells.cells() {
+        out[c] += current[node_of[c]] as f32;
+    }
+    to_sink
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Position;
+
+    fn stones(n: usize, moves: &str) -> (&'static Geometry, Bitboard, Bitboard) {
+        let p = Position::from_moves(n, moves).expect("valid moves");
+        (Geometry::of(n), p.black(), p.white())
+    }
+
+    /// The whole unit current reaches the sink (Kirchhoff, so the system is solved right):
+    /// on boards with and without stones, for both players.
+    #[test]
+    fn the_unit_current_reaches_the_sink() {
+        for (n, moves) in [
+            (3, ""),
+            (5, "c3 b4"),
+            (6, "a1 f6 c4 d3 b5"),
+            (7, "d4 c5 e3"),
+        ] {
+            let (g, black, white) = stones(n, moves);
+            let empty = g.board.minus(black | white);
+            WORK.with_borrow_mut(|work| {
+                for (mine, ends) in [(black, (g.north, g.south)), (white, (g.west, g.east))] {
+                    let mut out = [0f32; 128];
+                    let sink = circuit(g, mine, empty, ends, work, &mut out);
+                    assert!((sink - 1.0).abs() < 1e-9, "{n}x{n} {moves}: {sink}");
+                }
+            });
+        }
+    }
+
+    /// The scores are the same on the position turned by 180° (which swaps each player's two
+    /// edges, and so the current's direction only), stones score nothing, and a cell cut off
+    /// from both players' paths scores nothing.
+    #[test]
+    fn scores_respect_the_board() {
+        let (g, black, white) = stones(6, "b2 c3 e2 d4 b5");
+        let s = scores(g, black, white);
+        let turned = scores(g, g.rotate(black), g.rotate(white));
+        for (c, &score) in s.iter().enumerate().take(36) {
+            let r = g.rotate(Bitboard::single(c)).first().expect("a cell");
+            assert!(
+                (score - turned[r]).abs() < 1e-4,
+                "cell {c}: {score} {}",
+                turned[r]
+            );
+        }
+        for c in (black | white).cells() {
+            assert_eq!(s[c], 0.0);
+        }
+        // Black's b1 and White's a2 leave a1 joined to one edge only in each circuit (its
+        // other neighbour being the opponent's), so no current flows through it.
+        let (g, black, white) = stones(3, "b1 a2");
+        let s = scores(g, black, white);
+        assert!(s[0].abs() < 1e-6, "a1 scores {}", s[0]);
+        assert!(s[4] > 0.1, "b2 scores {}", s[4]);
+    }
+
+    /// On the empty board the centre carries more current than a corner.
+    #[test]
+    fn the_centre_scores_above_the_corners() {
+        let (g, black, white) = stones(7, "");
+        let s = scores(g, black, white);
+        assert!(
+            s[24] > s[0] && s[24] > s[48],
+            "{} {} {}",
+            s[24],
+            s[0],
+            s[48]
+        );
+    }
+}
