@@ -34,6 +34,8 @@ const SINK: usize = usize::MAX;
 struct Work {
     /// (empty cell's node, other node, conductance); the other node may be [`SINK`].
     links: Vec<(usize, usize, f64)>,
+    /// The empty cells beside each group and edge, by node.
+    around: Vec<(usize, Bitboard)>,
     /// The conductance matrix, then its Cholesky factor, row by row.
     matrix: Vec<f64>,
     /// The voltages.
@@ -85,10 +87,10 @@ fn circuit(
     }
     let mut count = 1;
     // The empty cells beside each group and edge, by node, for the bridges to them.
-    let mut around = vec![
-        (0, (g.neighbours(at_a) | a) & empty & region),
-        (SINK, (g.neighbours(at_b) | b) & empty & region),
-    ];
+    let around = &mut work.around;
+    around.clear();
+    around.push((0, (g.neighbours(at_a) | a) & empty & region));
+    around.push((SINK, (g.neighbours(at_b) | b) & empty & region));
     let mut rest = (stones & region).minus(at_a | at_b);
     while let Some(i) = rest.first() {
         let group = g.flood(Bitboard::single(i), rest);
@@ -113,7 +115,7 @@ fn circuit(
         for d in near.cells().filter(|&d| d > c) {
             work.links.push((i, node_of[d], EMPTY_TO_EMPTY));
         }
-        for &(j, beside) in &around {
+        for &(j, beside) in &work.around {
             let touches = beside.has(c);
             if touches {
                 work.links.push((i, j, STONE_TO_EMPTY));

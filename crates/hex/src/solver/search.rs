@@ -911,6 +911,7 @@ impl<'a> Search<'a> {
     /// analysis, see [`Search::analysis`]), stored in the table so that a re-expansion of the
     /// parent (df-pn comes back to a node many times) does not analyse it again.
     fn estimate(&self, child: Node) -> (u64, u64, Bitboard) {
+        // Looked up again: another worker may have stored the child since the parent looked.
         if let Some(numbers) = self.seen(child) {
             return numbers;
         }
