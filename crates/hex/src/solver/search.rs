@@ -1223,7 +1223,7 @@ impl<'a> Search<'a> {
     /// The proof set kept for a proven node, or every empty cell (the trivial one) when none
     /// is kept here.
     #[inline]
-    fn kept_proof(&self, node: Node) -> Bitboard {
+    pub(super) fn kept_proof(&self, node: Node) -> Bitboard {
         let tag = moves_cache::tag(self.g.n, self.rules == Rules::Misere, node.black_to_move);
         self.caches
             .get_proof(node.black, node.white, tag)
