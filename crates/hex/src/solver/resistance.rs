@@ -40,6 +40,8 @@ struct Work {
     matrix: Vec<f64>,
     /// The voltages.
     volts: Vec<f64>,
+    /// The first column of each row's envelope in the matrix.
+    first: Vec<usize>,
 }
 
 thread_local! {
@@ -79,33 +81,31 @@ fn circuit(
     if (region & a).is_empty() || !(at_a & at_b).is_empty() {
         return 0.0;
     }
-    // Nodes: 0 the source (edge a and the stones joined to it), then the other groups, then
-    // the empty cells; the sink (edge b and its stones) has none.
+    // Nodes: the empty cells in cell order, then the other groups, then the source (edge a
+    // and the stones joined to it); the sink (edge b and its stones) has none. With the cells
+    // first, each row of the matrix starts at most two board rows before its diagonal, and the
+    // Cholesky factor keeps to that envelope (see below).
     let mut node_of = [SINK; 128];
-    for c in at_a.cells() {
-        node_of[c] = 0;
+    let cells = empty & region;
+    let mut count = 0;
+    for c in cells.cells() {
+        node_of[c] = count;
+        count += 1;
     }
-    let mut count = 1;
     // The empty cells beside each group and edge, by node, for the bridges to them.
     let around = &mut work.around;
     around.clear();
-    around.push((0, (g.neighbours(at_a) | a) & empty & region));
     around.push((SINK, (g.neighbours(at_b) | b) & empty & region));
     let mut rest = (stones & region).minus(at_a | at_b);
     while let Some(i) = rest.first() {
         let group = g.flood(Bitboard::single(i), rest);
         rest = rest.minus(group);
-        for c in group.cells() {
-            node_of[c] = count;
-        }
         around.push((count, g.neighbours(group) & empty));
         count += 1;
     }
-    let cells = empty & region;
-    for c in cells.cells() {
-        node_of[c] = count;
-        count += 1;
-    }
+    let source = count;
+    count += 1;
+    around.push((source, (g.neighbours(at_a) | a) & empty & region));
     // From each empty cell: a link to each empty neighbour after it, one to each group or edge
     // it touches, and the bridges to the empty cells after it and to the groups and edges.
     work.links.clear();
@@ -140,47 +140,49 @@ fn circuit(
     let m = &mut work.matrix;
     m.clear();
     m.resize(n * n, 0.0);
+    // The first column of each row's envelope: every link joins an empty cell's node to a
+    // later node (a later cell, a group, the source or the sink).
+    let first = &mut work.first;
+    first.clear();
+    first.extend(0..n);
     for &(i, j, s) in &work.links {
         m[i * n + i] += s;
         if j != SINK {
             m[j * n + j] += s;
-            m[i * n + j] -= s;
             m[j * n + i] -= s;
+            first[j] = first[j].min(i);
         }
     }
-    // Cholesky factor L (lower triangle of m): the matrix is symmetric and, every node being
-    // joined to the sink, positive definite.
+    // Cholesky factor L (lower triangle of m), row by row: the matrix is symmetric and, every
+    // node being joined to the sink, positive definite. A row of L has no entry left of the
+    // first of its row in the matrix, so each sum runs over the two rows' envelopes only.
     for j in 0..n {
-        let mut d = m[j * n + j];
-        for k in 0..j {
-            d -= m[j * n + k] * m[j * n + k];
-        }
-        let d = d.max(1e-12).sqrt();
-        m[j * n + j] = d;
-        for i in j + 1..n {
-            let mut s = m[i * n + j];
-            for k in 0..j {
-                s -= m[i * n + k] * m[j * n + k];
+        let fj = first[j];
+        for k in fj..j {
+            let mut s = m[j * n + k];
+            for t in fj.max(first[k])..k {
+                s -= m[j * n + t] * m[k * n + t];
             }
-            m[i * n + j] = s / d;
+            m[j * n + k] = s / m[k * n + k];
         }
+        let mut d = m[j * n + j];
+        for t in fj..j {
+            d -= m[j * n + t] * m[j * n + t];
+        }
+        m[j * n + j] = d.max(1e-12).sqrt();
     }
-    // Solve L y = e0, then Lᵀ v = y: the voltages when a unit current enters at the source.
+    // Solve L y = e(source), then Lᵀ v = y: the voltages when a unit current enters at the
+    // source. The source being the last node, y is 0 but for its last entry.
     let v = &mut work.volts;
     v.clear();
     v.resize(n, 0.0);
-    v[0] = 1.0;
-    for i in 0..n {
-        let mut s = v[i];
-        for k in 0..i {
-            s -= m[i * n + k] * v[k];
-        }
-        v[i] = s / m[i * n + i];
-    }
+    v[source] = 1.0 / m[source * n + source];
     for i in (0..n).rev() {
         let mut s = v[i];
         for k in i + 1..n {
-            s -= m[k * n + i] * v[k];
+            if first[k] <= i {
+                s -= m[k * n + i] * v[k];
+            }
         }
         v[i] = s / m[i * n + i];
     }
