@@ -281,10 +281,17 @@ impl Solver {
     /// The value for the side to move of the move on bit `cell`: whether it wins. Idle threads
     /// of the pool help its search. `None` if the caller's stop flag was set first.
     fn move_wins(&self, search: &Search<'_>, node: Node, cell: usize) -> Option<bool> {
-        if connects(search, node, cell) {
+        let child = node.play(cell);
+        let g = search.g;
+        let connects = if node.black_to_move {
+            g.connects(child.black, g.north, g.south)
+        } else {
+            g.connects(child.white, g.west, g.east)
+        };
+        if connects {
             return Some(self.rules == Rules::Normal);
         }
-        self.helped_value(search, node.play(cell)).map(|wins| !wins)
+        self.helped_value(search, child).map(|wins| !wins)
     }
 
     /// The winning moves among `cells` of `node` (a position whose game is not over), in the
@@ -307,35 +314,35 @@ impl Solver {
             Analysis::Decided(win, _, _) => win,
             Analysis::Moves(_) => self.shared_value(search, node).ok_or(HexError::Stopped)?,
         };
-        let mut moves = Vec::new();
         if !wins {
-            return Ok(moves);
+            return Ok(Vec::new());
         }
         let order: Vec<usize> = search.ordered(cells).collect();
-        // The moves not yet ruled out, the winning ones found, and whether a search stopped.
-        let state = Mutex::new((cells, Bitboard::EMPTY, false));
         let next = AtomicUsize::new(0);
-        let lock = || state.lock().expect("no worker panics holding it");
+        // The moves not yet ruled out, the winning moves found, and whether a search stopped.
+        let open = Mutex::new(cells);
+        let won = Mutex::new(Bitboard::EMPTY);
+        let stopped = AtomicBool::new(false);
+        let lock = |set: &Mutex<Bitboard>| *set.lock().expect("no worker panics holding it");
         let work = || {
             while let Some(&c) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-                if !lock().0.has(c) {
+                if !lock(&open).has(c) {
                     continue;
                 }
-                match self.move_wins(search, node, c) {
+                let still_open = match self.move_wins(search, node, c) {
                     None => {
-                        lock().2 = true;
+                        stopped.store(true, Ordering::Relaxed);
                         break;
                     }
                     Some(true) => {
-                        let mut state = lock();
-                        state.1 = state.1.with(c);
+                        *won.lock().expect("no worker panics holding it") |= Bitboard::single(c);
+                        continue;
                     }
-                    Some(false) if self.rules == Rules::Normal => {
-                        let proof = search.kept_proof(node.play(c));
-                        lock().0 &= proof.with(c);
-                    }
-                    Some(false) => {}
-                }
+                    // Misère play keeps no proof sets: nothing else is ruled out.
+                    Some(false) if self.rules == Rules::Misere => continue,
+                    Some(false) => search.kept_proof(node.play(c)).with(c),
+                };
+                *open.lock().expect("no worker panics holding it") &= still_open;
             }
         };
         rayon::scope(|s| {
@@ -344,12 +351,11 @@ impl Solver {
             }
             work();
         });
-        let (_, wins, stopped) = *lock();
-        if stopped {
+        if stopped.into_inner() {
             return Err(HexError::Stopped);
         }
-        moves.extend(order.iter().filter(|&&c| wins.has(c)));
-        Ok(moves)
+        let won = lock(&won);
+        Ok(order.into_iter().filter(|&c| won.has(c)).collect())
     }
 
     /// Solves a position: the winner, a winning move, and with `all` every winning move.
@@ -591,15 +597,6 @@ impl Solver {
         });
         list.sort_by_key(|o| o.cell.index(n));
         Ok(list)
-    }
-}
-
-/// Whether the side to move in `node` joins their edges by playing bit `cell`.
-fn connects(search: &Search<'_>, node: Node, cell: usize) -> bool {
-    let (child, g) = (node.play(cell), search.g);
-    match node.black_to_move {
-        true => g.connects(child.black, g.north, g.south),
-        false => g.connects(child.white, g.west, g.east),
     }
 }
 

@@ -60,6 +60,17 @@ pub(crate) fn scores(g: &Geometry, black: Bitboard, white: Bitboard) -> Scores {
     out
 }
 
+/// The share of an adjacent link's conductance that joins two points whose common empty
+/// neighbours are `common`: a bridge's (two of them), the whole (three or more, as if
+/// adjacent), or none.
+fn bridge_share(common: Bitboard) -> Option<f64> {
+    match common.count() {
+        0 | 1 => None,
+        2 => Some(1.0 / BRIDGE),
+        _ => Some(1.0),
+    }
+}
+
 /// Adds to `out` the current through each empty cell in the circuit of the player with
 /// `stones` between edges `a` and `b`, and returns the current that reaches the sink (1, up to
 /// rounding, when the edges are joined through empty cells; 0 when they are not, or are
@@ -116,23 +127,16 @@ fn circuit(
             work.links.push((i, node_of[d], EMPTY_TO_EMPTY));
         }
         for &(j, beside) in &work.around {
-            let touches = beside.has(c);
-            if touches {
+            if beside.has(c) {
                 work.links.push((i, j, STONE_TO_EMPTY));
-            } else {
-                let common = (near & beside).count();
-                if common >= 2 {
-                    let size = if common == 2 { BRIDGE } else { 1.0 };
-                    work.links.push((i, j, STONE_TO_EMPTY / size));
-                }
+            } else if let Some(share) = bridge_share(near & beside) {
+                work.links.push((i, j, STONE_TO_EMPTY * share));
             }
         }
         let ring = (g.neighbours(near) & empty).minus(near.with(c));
         for d in ring.cells().filter(|&d| d > c) {
-            let common = (near & g.cell_neighbours(d)).count();
-            if common >= 2 {
-                let size = if common == 2 { BRIDGE } else { 1.0 };
-                work.links.push((i, node_of[d], EMPTY_TO_EMPTY / size));
+            if let Some(share) = bridge_share(near & g.cell_neighbours(d)) {
+                work.links.push((i, node_of[d], EMPTY_TO_EMPTY * share));
             }
         }
     }
@@ -176,15 +180,14 @@ fn circuit(
     let v = &mut work.volts;
     v.clear();
     v.resize(n, 0.0);
+    // Lᵀ v = y by the rows of L from the last: each voltage found is taken out of the earlier
+    // ones its row's envelope reaches.
     v[source] = 1.0 / m[source * n + source];
     for i in (0..n).rev() {
-        let mut s = v[i];
-        for k in i + 1..n {
-            if first[k] <= i {
-                s -= m[k * n + i] * v[k];
-            }
+        v[i] /= m[i * n + i];
+        for t in first[i]..i {
+            v[t] -= m[i * n + t] * v[i];
         }
-        v[i] = s / m[i * n + i];
     }
     // The current of each link counts for the empty cells at its ends.
     let volt = |j: usize| if j == SINK { 0.0 } else { v[j] };
