@@ -2,11 +2,12 @@
 //! positions, and the proof sets of proven ones.
 //!
 //! Proof-number search comes back to the same open position many times, and the analysis that
-//! narrows its moves (two H-searches, fill-in, inferior cells) costs far more than a visit.
+//! narrows its moves (an H-search, fill-in, inferior cells) costs far more than a visit.
 //! The moves cache is a direct-mapped array of the latest results; an entry holds the whole
 //! position, the board size, the rules and the side to move, so a hit is always the position
 //! asked about (a collision only replaces an entry). An entry also says whether its analysis
-//! was whole or an estimate's, which leaves out a check (see `Search::analyse_cached`).
+//! pruned its moves or was an estimate's, which leaves the pruning out (see
+//! `Search::analyse_cached`).
 //!
 //! The transposition table keeps a proven position's value and move but has no room for its
 //! proof set (up to 121 bits), which a parent needs each time it comes back to a refuted move
@@ -38,7 +39,7 @@ const HELD: usize = 6;
 // The size the entry counts above are reckoned with.
 const _: () = assert!(std::mem::size_of::<Entry>() == 64);
 
-/// The bit of a stored tag that marks a moves entry whose analysis was whole.
+/// The bit of a stored tag that marks a moves entry whose analysis pruned its moves.
 const WHOLE: u64 = 1 << 63;
 
 /// A direct-mapped array of 128-bit values by position (module documentation).
@@ -113,7 +114,7 @@ impl Caches {
         }
     }
 
-    /// The cached moves of a position, and whether their analysis was whole.
+    /// The cached moves of a position, and whether their analysis pruned them.
     #[inline]
     pub(crate) fn get(
         &self,
@@ -126,7 +127,7 @@ impl Caches {
             .map(|(moves, whole)| (Bitboard(moves), whole))
     }
 
-    /// Remembers the moves of a position, and whether their analysis was whole.
+    /// Remembers the moves of a position, and whether their analysis pruned them.
     #[inline]
     pub(crate) fn put(
         &self,

@@ -79,6 +79,19 @@ struct Filled {
     needs_theirs: Bitboard,
 }
 
+/// How much of [`Search::analysis`] a call makes, in normal play (misère play makes all of
+/// it each time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// A child's first estimate: neither the mover's own connection nor the pruning of
+    /// reversible and dominated moves.
+    Estimate,
+    /// A position the search expands: the pruning, not the own connection.
+    Expansion,
+    /// Everything ([`Search::analyse`]).
+    Whole,
+}
+
 /// Shared, read-only state of one solve, plus the node counter.
 pub(crate) struct Search<'a> {
     pub tt: &'a TranspositionTable,
@@ -329,27 +342,43 @@ impl<'a> Search<'a> {
     /// rotated positions of equal value, so only one of each pair is searched.
     #[inline]
     pub fn analyse(&self, node: Node) -> Analysis {
-        self.analysis(node, true)
+        self.analysis(node, Stage::Whole)
     }
 
-    /// [`Search::analyse`], leaving out in normal play, when `whole` is false, the mover's own
-    /// connection between their edges and the pruning of reversible and dominated moves: the
-    /// estimate of a child ([`Search::dfpn`]), whose own connection and pruning are done only
-    /// if the child is expanded ([`Search::analyse_cached`]). The connection can only decide a
-    /// win, and the pruning only removes moves, so leaving them out never changes a decided
-    /// value; an estimate only decides fewer positions at once and counts more moves.
+    /// [`Search::analyse`], leaving out in normal play what `stage` says (see [`Stage`]): the
+    /// search never makes the mover's own connection between their edges, and leaves the
+    /// pruning of reversible and dominated moves out of a child's estimate
+    /// ([`Search::dfpn`]), to be done only if the child is expanded
+    /// ([`Search::analyse_cached`]). The connection can only decide a win, and the pruning only
+    /// removes moves, so leaving them out never changes a decided value; an estimate only
+    /// decides fewer positions at once and counts more moves.
     ///
     /// The own connection is the half of the analysis that decides least: the parent's
-    /// must-play region has already ruled out most moves that would leave the child's mover
-    /// connected (a tenth of estimated children are still decided by it, where the connection
-    /// engine, whose lists are capped, finds more after the parent's move than before). Most
-    /// estimated children are never expanded. Measured on seven 7x7 openings (a2 b3 d2 d5 e2
-    /// f1 g2), one thread each: 333 s against 369 s with the connection in every estimate,
-    /// with more nodes (g2: 775,000 against 541,000). The pruning was a tenth of the time, nine
+    /// must-play region has already ruled out most moves that would leave the mover connected
+    /// (8x8 after d5, one thread: it decided 623 of 25,001 expanded positions, all by a semi
+    /// connection, where the connection engine, whose lists are capped, finds more after the
+    /// parent's move than before). Without it such a position is won a step later, when the
+    /// estimate of the move on the semi's key finds the mover's full connection, which took
+    /// more nodes and less time: 8x8 after d5, one thread, 40,026 nodes against 35,227 and
+    /// the same time; the empty 8x8 board 30,560 against 31,637 and 0.78 of the time; 8x8
+    /// after c2 e6 75.0 s against 102.7; on two threads 8x8 after b1 36.7 s against 49.9 and
+    /// the 49 7x7 openings 9.9 s against 11.4 (medians of 3 and 2 pairs). In a child's
+    /// estimate, where most children are never expanded, it had already been measured on
+    /// seven 7x7 openings (a2 b3 d2 d5 e2 f1 g2), one thread each: 333 s against 369 s with
+    /// the connection in every estimate, with more nodes (g2: 775,000 against 541,000). The
+    /// pruning was a tenth of the time, nine
     /// in ten of its calls in estimates; without it the estimates count moves that the
     /// expansion prunes, and the search took fewer nodes, not more (7x7 after a3, one thread:
     /// 71,012 against 86,174).
-    fn analysis(&self, node: Node, whole: bool) -> Analysis {
+    ///
+    /// The opponent's connection stays in the estimate, in full: it is what makes estimates
+    /// worth their cost. Measured on one thread: with no connection at all in the estimate,
+    /// 7x7 after a3 took 215,432 nodes instead of 15,074; with the connection read off the
+    /// parent's own connections (the new stone joined to the edges through them, no new
+    /// build), 8x8 after d5 took 150,593 instead of 35,227, since the child's fill-in makes
+    /// the difference (that reading found a full connection 69 times in 200,000 estimates,
+    /// a fresh build 9,503 times); with the semis a pair keeps cut to 14 in estimates, 43,707.
+    fn analysis(&self, node: Node, stage: Stage) -> Analysis {
         let g = self.g;
         let empty = g.board.minus(node.black | node.white);
         let (mine, theirs) = node.sides();
@@ -396,7 +425,7 @@ impl<'a> Search<'a> {
                 } else {
                     (theirs, mine)
                 };
-                if whole {
+                if stage == Stage::Whole {
                     if let Some(won) = self.connected_win(&f, node.black_to_move) {
                         return won;
                     }
@@ -426,10 +455,9 @@ impl<'a> Search<'a> {
                     true => Bitboard::single(moves.first().expect("moves is not empty")),
                     false => alive,
                 };
-                if whole {
-                    self.superior(&f, node.black_to_move, alive)
-                } else {
-                    alive
+                match stage {
+                    Stage::Estimate => alive,
+                    Stage::Expansion | Stage::Whole => self.superior(&f, node.black_to_move, alive),
                 }
             }
             Rules::Misere => {
@@ -766,30 +794,31 @@ impl<'a> Search<'a> {
         })
     }
 
-    /// [`Search::analysis`], whole or an estimate's (`whole` false), remembering the moves of
-    /// open positions in this thread's cache. An estimate's moves made whole need only the
-    /// check the estimate left out.
+    /// [`Search::analysis`] of a child's estimate or of an expansion (`stage`), remembering the
+    /// moves of open positions in the shared cache. An estimate's moves, when the position is
+    /// expanded, need only the pruning the estimate left out.
     #[inline]
-    fn analyse_cached(&self, node: Node, whole: bool) -> Analysis {
-        // Misère analyses are always whole.
-        let whole = whole || self.rules == Rules::Misere;
+    fn analyse_cached(&self, node: Node, stage: Stage) -> Analysis {
+        debug_assert!(
+            stage != Stage::Whole,
+            "the search's analyses leave the own connection out"
+        );
+        // Misère analyses leave nothing out.
+        let pruned = stage == Stage::Expansion || self.rules == Rules::Misere;
         let tag = moves_cache::tag(self.g.n, self.rules == Rules::Misere, node.black_to_move);
         let analysis = match self.caches.get(node.black, node.white, tag) {
-            Some((moves, done)) if done || !whole => return Analysis::Moves(moves),
+            Some((moves, done)) if done || !pruned => return Analysis::Moves(moves),
             Some((moves, _)) => {
-                // An estimate's moves, made whole by the two steps it left out.
+                // An estimate's moves, pruned as the estimate left out.
                 let (mine, theirs) = node.sides();
                 let empty = self.g.board.minus(node.black | node.white);
                 let f = self.fill_in(mine, theirs, empty, node.black_to_move);
-                self.connected_win(&f, node.black_to_move)
-                    .unwrap_or_else(|| {
-                        Analysis::Moves(self.superior(&f, node.black_to_move, moves))
-                    })
+                Analysis::Moves(self.superior(&f, node.black_to_move, moves))
             }
-            None => self.analysis(node, whole),
+            None => self.analysis(node, stage),
         };
         if let Analysis::Moves(moves) = analysis {
-            self.caches.put(node.black, node.white, tag, moves, whole);
+            self.caches.put(node.black, node.white, tag, moves, pruned);
         }
         analysis
     }
@@ -915,7 +944,7 @@ impl<'a> Search<'a> {
         if let Some(numbers) = self.seen(child) {
             return numbers;
         }
-        let (data, numbers) = match self.analyse_cached(child, false) {
+        let (data, numbers) = match self.analyse_cached(child, Stage::Estimate) {
             Analysis::Decided(win, best, proof) => {
                 self.keep_proof(child, proof);
                 let numbers = if win {
@@ -1014,11 +1043,11 @@ impl<'a> Search<'a> {
                 live.fetch_add(LIVE_STEP, Ordering::Relaxed);
             }
         }
-        let moves = match self.analyse_cached(node, true) {
+        let moves = match self.analyse_cached(node, Stage::Expansion) {
             Analysis::Moves(m) => m,
             Analysis::Decided(win, best, proof) => {
-                // Decided only now, by the check its estimate left out: kept, so that the
-                // parent's next visit finds it without an analysis.
+                // Decided at its expansion (a root, or a child the table has lost): kept, so
+                // that the next visit finds it without an analysis.
                 self.tt.store(kb, kw, decided(win, best));
                 self.keep_proof(node, proof);
                 return if win {
@@ -1625,10 +1654,12 @@ mod tests {
 
     /// A child's estimate ([`Search::analysis`] without the own connection and the pruning)
     /// keeps what the whole analysis concludes, unless the whole one decides a win or prunes
-    /// moves (the estimate's moves then hold the whole one's); and an estimate made whole
-    /// through the moves cache is the whole analysis. Every position in play of 3x3, and of
-    /// 4x4 one in 20, checked against the whole analysis, which the test below checks against
-    /// the oracle.
+    /// moves (the estimate's moves then hold the whole one's); an expansion's analysis (the
+    /// pruning, not the own connection) is the whole one unless that decides a win, and then
+    /// holds no move the estimate does not; and the moves cache gives the same, an estimate's
+    /// moves made an expansion's by the pruning. Every position in play of 3x3, and of 4x4 one
+    /// in 20, checked against the whole analysis, which the test below checks against the
+    /// oracle.
     #[test]
     fn an_estimate_is_the_whole_analysis_less_the_own_connection_and_pruning() {
         // A decided value, or the moves of an open position.
@@ -1644,8 +1675,9 @@ mod tests {
             let search = Search::new(&tt, &caches, Rules::Normal, n);
             for (node, _) in in_play(&table, n, step) {
                 let context = format!("{n}x{n} {node:?}");
-                let whole = seen(search.analysis(node, true));
-                let estimate = seen(search.analysis(node, false));
+                let whole = seen(search.analysis(node, Stage::Whole));
+                let expansion = seen(search.analysis(node, Stage::Expansion));
+                let estimate = seen(search.analysis(node, Stage::Estimate));
                 if estimate != whole {
                     assert_eq!(estimate.0, None, "{context}");
                     if whole.0.is_some() {
@@ -1656,12 +1688,20 @@ mod tests {
                         pruned += 1;
                     }
                 }
+                if expansion != whole {
+                    assert_eq!((whole.0, expansion.0), (Some(true), None), "{context}");
+                    assert!(estimate.1 & expansion.1 == expansion.1, "{context}");
+                }
                 assert_eq!(
-                    seen(search.analyse_cached(node, false)),
+                    seen(search.analyse_cached(node, Stage::Estimate)),
                     estimate,
                     "{context}"
                 );
-                assert_eq!(seen(search.analyse_cached(node, true)), whole, "{context}");
+                assert_eq!(
+                    seen(search.analyse_cached(node, Stage::Expansion)),
+                    expansion,
+                    "{context}"
+                );
             }
         }
         assert!(wins_left_out > 100, "{wins_left_out} wins left out");
