@@ -114,6 +114,14 @@ fn main() {
 /// a bug has made suspect.
 fn panics_end_the_run() {
     std::panic::set_hook(Box::new(|info| {
+        // One line however many workers panic at once: the first reports and exits, the others
+        // wait for that exit (two lines were seen when both workers of a run hit the same bug).
+        static REPORTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        if REPORTING.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            loop {
+                std::thread::park();
+            }
+        }
         let payload = info.payload();
         let message = payload
             .downcast_ref::<&str>()
