@@ -113,11 +113,12 @@ fn main() {
 /// atomically); the proofs and checkpoints of the last interval are not written by a run that
 /// a bug has made suspect.
 fn panics_end_the_run() {
+    use std::sync::atomic::{AtomicBool, Ordering};
     std::panic::set_hook(Box::new(|info| {
         // One line however many workers panic at once: the first reports and exits, the others
         // wait for that exit (two lines were seen when both workers of a run hit the same bug).
-        static REPORTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-        if REPORTING.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        static REPORTING: AtomicBool = AtomicBool::new(false);
+        if REPORTING.swap(true, Ordering::SeqCst) {
             loop {
                 std::thread::park();
             }

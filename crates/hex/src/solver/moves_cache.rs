@@ -40,7 +40,7 @@ const HELD: usize = 6;
 const _: () = assert!(std::mem::size_of::<Entry>() == 64);
 
 /// The bit of a stored tag that marks a moves entry whose analysis pruned its moves.
-const WHOLE: u64 = 1 << 63;
+const PRUNED: u64 = 1 << 63;
 
 /// A direct-mapped array of 128-bit values by position (module documentation).
 struct Cache {
@@ -69,16 +69,16 @@ impl Cache {
         &self.entries[(h >> self.shift) as usize]
     }
 
-    /// The value held for the position, and the stored tag's [`WHOLE`] bit.
+    /// The value held for the position, and the stored tag's [`PRUNED`] bit.
     #[inline]
     fn get(&self, black: Bitboard, white: Bitboard, tag: u64) -> Option<(u128, bool)> {
         let w = seqlock::read(self.slot(black.0, white.0, tag))?;
         let [b0, b1, w0, w1] = TranspositionTable::words(black, white);
-        let found = w[1] == b0 && w[2] == b1 && w[3] == w0 && w[4] == w1 && w[TAG] & !WHOLE == tag;
+        let found = w[1] == b0 && w[2] == b1 && w[3] == w0 && w[4] == w1 && w[TAG] & !PRUNED == tag;
         found.then(|| {
             (
                 u128::from(w[HELD]) | u128::from(w[HELD + 1]) << 64,
-                w[TAG] & WHOLE != 0,
+                w[TAG] & PRUNED != 0,
             )
         })
     }
@@ -86,7 +86,7 @@ impl Cache {
     #[inline]
     fn put(&self, black: Bitboard, white: Bitboard, tag: u64, held: u128) {
         let [b0, b1, w0, w1] = TranspositionTable::words(black, white);
-        let entry = self.slot(black.0, white.0, tag & !WHOLE);
+        let entry = self.slot(black.0, white.0, tag & !PRUNED);
         seqlock::write(
             entry,
             &[0, b0, b1, w0, w1, tag, held as u64, (held >> 64) as u64],
@@ -124,7 +124,7 @@ impl Caches {
     ) -> Option<(Bitboard, bool)> {
         self.moves
             .get(black, white, tag)
-            .map(|(moves, whole)| (Bitboard(moves), whole))
+            .map(|(moves, pruned)| (Bitboard(moves), pruned))
     }
 
     /// Remembers the moves of a position, and whether their analysis pruned them.
@@ -135,9 +135,9 @@ impl Caches {
         white: Bitboard,
         tag: u64,
         moves: Bitboard,
-        whole: bool,
+        pruned: bool,
     ) {
-        let tag = if whole { tag | WHOLE } else { tag };
+        let tag = if pruned { tag | PRUNED } else { tag };
         self.moves.put(black, white, tag, moves.0);
     }
 
