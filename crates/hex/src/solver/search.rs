@@ -895,9 +895,13 @@ impl<'a> Search<'a> {
         let result = self.dfpn(node, INF, INF, nodes);
         // `expand` reports whole steps of LIVE_STEP as it goes; the rest is reported here, so
         // that the live count is exact once a search returns (a 500-node solve counts 500).
+        // When `nodes` runs on from an earlier search (a helper's does), that search reported
+        // its part of the step this one completes, so the rest may be below zero: the atomic
+        // addition wraps, and a wrapped difference subtracts it.
         if let Some(live) = self.live {
             let steps = *nodes / LIVE_STEP - before / LIVE_STEP;
-            live.fetch_add(*nodes - before - steps * LIVE_STEP, Ordering::Relaxed);
+            let rest = (*nodes - before).wrapping_sub(steps * LIVE_STEP);
+            live.fetch_add(rest, Ordering::Relaxed);
         }
         match result {
             (0, _, _) => Some(true),
@@ -1748,6 +1752,30 @@ mod tests {
                 decided > 100 && reduced > 10,
                 "{rules:?}: {decided} decided, {reduced} reduced"
             );
+        }
+    }
+
+    /// The live count is exact after each search, also when the node counter runs on from an
+    /// earlier search, as a helper's does: here the first node completes a step of
+    /// [`LIVE_STEP`] that the earlier search had already reported in part.
+    #[test]
+    fn the_live_count_is_exact_when_the_node_counter_runs_on() {
+        let tt = TranspositionTable::with_megabytes(1).unwrap();
+        let caches = Caches::new(1, tt.max_capacity());
+        let live = AtomicU64::new(0);
+        let search = Search::new(&tt, &caches, Rules::Normal, 5).reporting_to(&live);
+        let mut nodes = 0;
+        for (i, start) in [(0, LIVE_STEP - 1), (12, 2 * LIVE_STEP - 2)] {
+            nodes = nodes.max(start);
+            let before = nodes;
+            live.store(0, Ordering::Relaxed);
+            let node = Node {
+                black: Bitboard::single(i),
+                white: Bitboard::EMPTY,
+                black_to_move: false,
+            };
+            search.search(node, &mut nodes);
+            assert_eq!(live.load(Ordering::Relaxed), nodes - before, "{node:?}");
         }
     }
 }
