@@ -43,10 +43,15 @@ const MAX_FULLS: usize = 6;
 /// The most semi connections kept for one pair of points. More semis make more fulls by the
 /// OR rule and narrower must-play regions between the edges: measured on one thread against 12,
 /// the 49 7x7 openings took 461,538 nodes instead of 531,998 (64.3 against 72.0 s of CPU) and
-/// the empty 8x8 board 246,699 instead of 257,996, where 8x8 after d5 took the same. Up to
-/// 32 semis the kept ones fit [`remove_marked`]'s mask; 16 fulls and 32 semis took more nodes
-/// and time than 24 semis.
-const MAX_SEMIS: usize = 24;
+/// the empty 8x8 board 246,699 instead of 257,996, where 8x8 after d5 took the same. Since the
+/// progressive widening, 32 against 24 (`farm-bench`, one sitting): 8x8 after d5, one thread,
+/// 36,925 nodes instead of 40,026 and 0.936 of the time (3 pairs); the empty 8x8 board 0.98
+/// (3 pairs); the 49 7x7 openings on 2 threads 0.930 (2 pairs); 8x8 after b1, one thread,
+/// 223,865 nodes and 46.8 s instead of 315,918 and 64.4 s (one run each). 12 fulls with 24
+/// semis took 37,206 nodes and the same time on d5 (before the widening, 16 fulls with 32
+/// semis had taken more nodes and time than 24 semis). 32 is the most that fits
+/// [`remove_marked`]'s mask.
+const MAX_SEMIS: usize = 32;
 /// The most points (two edges, stone groups, empty cells) a board can have: one per bit.
 const POINTS: usize = 128;
 
