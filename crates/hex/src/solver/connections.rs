@@ -52,6 +52,10 @@ const MAX_FULLS: usize = 6;
 /// semis had taken more nodes and time than 24 semis). 32 is the most that fits
 /// [`remove_marked`]'s mask.
 const MAX_SEMIS: usize = 32;
+// The OR rule and `remove_marked` mark a pair's kept connections one bit each in a u32: a
+// larger cap would shift past it and mark the wrong semis, and could join two that meet.
+const _: () = assert!(MAX_SEMIS <= u32::BITS as usize);
+const _: () = assert!(MAX_FULLS <= u32::BITS as usize);
 /// The most points (two edges, stone groups, empty cells) a board can have: one per bit.
 const POINTS: usize = 128;
 
