@@ -300,6 +300,8 @@ const GTP: &[&str] = &[
     "compute-fillin w",
     "compute-inferior b",
     "zermelo-edge-connections b",
+    "vc-between-cells-full w a1 east",
+    "vc-between-cells-semi b north b2",
     "gogui-interrupt",
     "all_legal_moves",
     "final_score",

@@ -56,7 +56,7 @@ pub use length::{DEFAULT_LENGTH_SIZE, MAX_LENGTH_SIZE};
 pub use position::{Player, Position};
 pub use sgf::Sgf;
 pub use solver::{
-    EdgeLink, Inspection, MoveList, Opening, Proof, ProofSet, Rules, SnapshotCounts, Solution,
-    Solver, SolverConfig, PROOF_RECORD_BYTES, SNAPSHOT_ENTRY_BYTES,
+    Between, EdgeLink, Inspection, MoveList, Opening, Proof, ProofSet, Rules, SnapshotCounts,
+    Solution, Solver, SolverConfig, PROOF_RECORD_BYTES, SNAPSHOT_ENTRY_BYTES,
 };
 pub use tt::{TranspositionTable, TtData, MAX_PN, MAX_TT_MB};

@@ -1,5 +1,6 @@
 # Analysis for HexGui: vc-get-mustplay, compute-fillin, compute-inferior (replies of type
-# `inferior`: a cell and its mark), zermelo-edge-connections (type `vc`).
+# `inferior`: a cell and its mark), zermelo-edge-connections, vc-between-cells-full and
+# vc-between-cells-semi (type `vc`).
 
 10 boardsize 4
 #? []
@@ -23,6 +24,27 @@
 
 23 zermelo-edge-connections w
 #? [(white west east (full or|semi and) \[( [a-d][1-4])* \] \[ \]( [a-d][1-4])?\n?)+(black north south (full or|semi and) \[( [a-d][1-4])* \] \[ \]( [a-d][1-4])?\n?)*]
+
+# vc-between-cells-full and vc-between-cells-semi (type vc): the connections the engine keeps
+# between two points of a player's after fill-in. White's c3 has two semis to the west edge;
+# fill-in joins it to the east edge (d2 and d3 are White's).
+24 vc-between-cells-semi w c3 west
+#? [white c3 west semi and \[ a3 b3 a4 \] \[ \] b3\nwhite c3 west semi and \[ b3 a4 b4 \] \[ \] a4]
+
+25 vc-between-cells-semi b b2 south
+#? [black b2 south semi and \[ a3 b3 a4 \] \[ \] a4\nblack b2 south semi and \[ b3 a4 b4 \] \[ \] b3]
+
+26 vc-between-cells-full w c3 west
+#? []
+
+27 vc-between-cells-full w c3 east
+#? [c3 and east are one group of white's, or fill-in gives one of them to black]*
+
+28 vc-between-cells-full w north c3
+#? [north is black's edge, not white's]*
+
+29 vc-between-cells-semi w b2 c3
+#? [b2 is a black stone]*
 
 30 boardsize 3
 #? []

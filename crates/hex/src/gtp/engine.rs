@@ -39,6 +39,8 @@ pub const COMMANDS: &[&str] = &[
     "compute-fillin",
     "compute-inferior",
     "zermelo-edge-connections",
+    "vc-between-cells-full",
+    "vc-between-cells-semi",
     "gogui-interrupt",
 ];
 
@@ -54,6 +56,8 @@ inferior/Must-play Region/vc-get-mustplay %m
 inferior/Fill-in/compute-fillin %m
 inferior/Inferior Cells/compute-inferior %m
 vc/Edge Connections/zermelo-edge-connections %m
+vc/VC Between Cells Full/vc-between-cells-full %c %P
+vc/VC Between Cells Semi/vc-between-cells-semi %c %P
 plist/All Legal Moves/all_legal_moves %m
 string/ShowBoard/showboard
 string/Final Score/final_score";
@@ -244,6 +248,8 @@ impl Engine {
                 text
             }),
             "zermelo-edge-connections" => self.inspect(args, edge_connections),
+            "vc-between-cells-full" => self.between(args, true),
+            "vc-between-cells-semi" => self.between(args, false),
             "gogui-interrupt" => none(args).map(|()| String::new()),
             name => Err(format!("unknown command: {name}")),
         }
@@ -493,6 +499,90 @@ impl Engine {
         };
         Ok(draw(&seen, p.size()))
     }
+}
+
+impl Engine {
+    /// `vc-between-cells-full COLOUR X Y` (`fulls` true) or `vc-between-cells-semi COLOUR X Y`:
+    /// the full or semi connections the connection engine keeps for COLOUR between X and Y
+    /// after fill-in, one a line. X and Y are cells (empty or COLOUR's) or COLOUR's edges
+    /// (`north`, `south`, `west`, `east`).
+    fn between(&mut self, args: &[&str], fulls: bool) -> Handled {
+        let [colour, x, y] = args else {
+            return Err(
+                "this command takes a colour and two cells or edges, like: w d5 east".into(),
+            );
+        };
+        let player = colour_arg(colour)?;
+        let p = self.position(self.game.next_player())?;
+        if let Some(c) = p.connected() {
+            return Err(format!("the game is over: {} has connected", c.name()));
+        }
+        let (x, x_set) = end_arg(&p, player, x)?;
+        let (y, y_set) = end_arg(&p, player, y)?;
+        let found = self
+            .solver()?
+            .connections_between(&p, player, (x_set, y_set))
+            .map_err(message)?
+            .ok_or_else(|| {
+                format!(
+                    "{x} and {y} are one group of {}'s, or fill-in gives one of them to {}",
+                    player.name(),
+                    player.opponent().name()
+                )
+            })?;
+        let n = p.size();
+        let colour = player.name();
+        let mut text = String::new();
+        if fulls {
+            for carrier in found.fulls {
+                text += &format!("\n{colour} {x} {y} full or [{} ] [ ]", spaced(carrier, n));
+            }
+        } else {
+            for (key, carrier) in found.semis {
+                let key = Cell::from_index(key, n);
+                text += &format!(
+                    "\n{colour} {x} {y} semi and [{} ] [ ] {key}",
+                    spaced(carrier, n)
+                );
+            }
+        }
+        Ok(text)
+    }
+}
+
+/// One end of a connection in a command: `north`, `south`, `west` or `east` for one of
+/// `player`'s edges, or a cell that is empty or `player`'s. Its name as the reply writes it,
+/// and its cells (the edge's row of cells for an edge).
+fn end_arg(p: &Position, player: Player, text: &str) -> Result<(String, Bitboard), String> {
+    let g = p.geometry();
+    let name = text.to_ascii_lowercase();
+    let edge = match name.as_str() {
+        "north" => Some((g.north, Player::Black)),
+        "south" => Some((g.south, Player::Black)),
+        "west" => Some((g.west, Player::White)),
+        "east" => Some((g.east, Player::White)),
+        _ => None,
+    };
+    if let Some((cells, owner)) = edge {
+        if owner != player {
+            return Err(format!(
+                "{name} is {}'s edge, not {}'s",
+                owner.name(),
+                player.name()
+            ));
+        }
+        return Ok((name, cells));
+    }
+    let cell = Cell::parse(text, p.size()).map_err(message)?;
+    let i = cell.index(p.size());
+    let theirs = match player {
+        Player::Black => p.white(),
+        Player::White => p.black(),
+    };
+    if theirs.has(i) {
+        return Err(format!("{cell} is a {} stone", player.opponent().name()));
+    }
+    Ok((cell.to_string(), Bitboard::single(i)))
 }
 
 /// An inspection with the position's empty cells and side to move, for the analysis replies.

@@ -560,6 +560,73 @@ fn connect<C: Cells>(
     })
 }
 
+/// The connections the engine keeps between two of the player's points, for display.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Between {
+    /// The carriers of the full connections.
+    pub fulls: Vec<Bitboard>,
+    /// The semi connections: key and carrier (the key included).
+    pub semis: Vec<(usize, Bitboard)>,
+}
+
+/// What the engine keeps between the points `x` and `y` once its rules are done, as
+/// [`edge_connection`] builds them (it stops once the two edges are fully connected). Each of
+/// `x` and `y` is one of the edges `a` and `b`, or a single cell, empty or one of `stones`
+/// (a stone stands for its group, and a stone of a group touching an edge for that edge).
+/// `None` when one of them is neither, or both stand for the same point.
+pub(crate) fn between(
+    g: &Geometry,
+    (stones, empty): (Bitboard, Bitboard),
+    (a, b): (Bitboard, Bitboard),
+    (x, y): (Bitboard, Bitboard),
+) -> Option<Between> {
+    if g.n * g.n <= 64 {
+        between_as::<u64>(g, (stones, empty), (a, b), (x, y))
+    } else {
+        between_as::<u128>(g, (stones, empty), (a, b), (x, y))
+    }
+}
+
+/// [`between`] with carriers kept as `C`.
+fn between_as<C: Cells>(
+    g: &Geometry,
+    (stones, empty): (Bitboard, Bitboard),
+    (a, b): (Bitboard, Bitboard),
+    (x, y): (Bitboard, Bitboard),
+) -> Option<Between> {
+    C::with_lists(|lists| {
+        let points = Points::build(g, stones, empty, a, b, ALL_TEMPLATES, lists);
+        saturate(&points, lists);
+        let (at_a, at_b) = (g.flood(a, stones), g.flood(b, stones));
+        let point = |set: Bitboard| -> Option<usize> {
+            if set == a {
+                return Some(0);
+            }
+            if set == b {
+                return Some(1);
+            }
+            let c = set.first().filter(|_| set.count() == 1)?;
+            if at_a.has(c) {
+                Some(0)
+            } else if at_b.has(c) {
+                Some(1)
+            } else if empty.has(c) {
+                Some(usize::from(points.point_of[c]))
+            } else {
+                (2..points.count).find(|&p| points.cells[p].board().has(c))
+            }
+        };
+        let (px, py) = (point(x)?, point(y)?);
+        (px != py).then(|| Between {
+            fulls: lists.fulls(px, py).iter().map(|c| c.board()).collect(),
+            semis: lists
+                .semis(px, py)
+                .map(|(c, k)| (usize::from(k), c.board()))
+                .collect(),
+        })
+    })
+}
+
 /// Applies the AND rule to every queued full connection until nothing new appears or the
 /// edges are fully connected.
 fn saturate<C: Cells>(points: &Points<C>, lists: &mut Lists<C>) {
@@ -805,6 +872,70 @@ mod tests {
 
     /// The same with the wide carriers of boards over 8x8, which the search meets on those
     /// boards only.
+    /// [`between`] answers with the lists of the points the ends stand for: an edge, the
+    /// group of a stone (the edge's, if the group touches it), an empty cell; and with
+    /// nothing when both ends stand for one point or one is the opponent's stone.
+    #[test]
+    fn between_reads_the_lists_of_the_ends_points() {
+        let mut answered = 0;
+        // One case in ten: each asks about every pair of ends, a build each.
+        for (g, stones, empty, (a, b)) in cases().step_by(10) {
+            let ends: Vec<Bitboard> = [a, b]
+                .into_iter()
+                .chain(g.board.cells().map(Bitboard::single))
+                .collect();
+            // The expected answers first: `between` takes the thread's lists itself.
+            let expected: Vec<Option<Between>> = u64::with_lists(|lists| {
+                let points = Points::build(g, stones, empty, a, b, ALL_TEMPLATES, lists);
+                saturate(&points, lists);
+                let point = |end: Bitboard| -> Option<usize> {
+                    if end == a || end == b {
+                        return Some(usize::from(end == b));
+                    }
+                    let cells = if stones & end == end {
+                        let group = g.flood(end, stones);
+                        if !(group & a).is_empty() {
+                            return Some(0);
+                        }
+                        if !(group & b).is_empty() {
+                            return Some(1);
+                        }
+                        group
+                    } else if empty & end == end {
+                        end
+                    } else {
+                        return None;
+                    };
+                    (2..points.count).find(|&p| points.cells[p].board() == cells)
+                };
+                ends.iter()
+                    .enumerate()
+                    .flat_map(|(i, &x)| ends[i + 1..].iter().map(move |&y| (x, y)))
+                    .map(|(x, y)| match (point(x), point(y)) {
+                        (Some(px), Some(py)) if px != py => Some(Between {
+                            fulls: lists.fulls(px, py).iter().map(|c| c.board()).collect(),
+                            semis: lists
+                                .semis(px, py)
+                                .map(|(c, k)| (usize::from(k), c.board()))
+                                .collect(),
+                        }),
+                        _ => None,
+                    })
+                    .collect()
+            });
+            let pairs = ends
+                .iter()
+                .enumerate()
+                .flat_map(|(i, &x)| ends[i + 1..].iter().map(move |&y| (x, y)));
+            for ((x, y), want) in pairs.zip(expected) {
+                let got = between(g, (stones, empty), (a, b), (x, y));
+                answered += usize::from(got.as_ref().is_some_and(|b| !b.fulls.is_empty()));
+                assert_eq!(got, want, "{0}x{0} stones {stones:?}: {x:?} {y:?}", g.n);
+            }
+        }
+        assert!(answered > 100, "{answered} answers with a full connection");
+    }
+
     #[test]
     fn every_connection_holds_with_wide_carriers() {
         let checked = every_connection_holds_with::<u128>(ALL_TEMPLATES);

@@ -25,6 +25,7 @@ use rayon::prelude::*;
 
 use crate::tt::TranspositionTable;
 use crate::{Bitboard, Cell, HexError, Player, Position};
+pub use connections::Between;
 use moves_cache::Caches;
 pub use proofs::{Proof, ProofSet, RECORD_BYTES as PROOF_RECORD_BYTES};
 pub use report::{EdgeLink, Inspection};

@@ -1,7 +1,7 @@
 //! [`Solver::inspect`]: what the engines beneath the search know of a position before any
 //! search, for display (HexGui draws it over the board).
 
-use super::connections;
+use super::connections::{self, Between};
 use super::inferior::DeadCells;
 use super::search::{Analysis, Node};
 use super::{Rules, Solver};
@@ -67,28 +67,14 @@ impl Solver {
         }
         let g = position.geometry();
         let dead_cells = DeadCells::new(g);
-        let (mut black, mut white) = (position.black(), position.white());
-        let mut empty = position.empty();
         let black_moves = position.to_move() == Player::Black;
-        let mut captured = [Bitboard::EMPTY; 2];
-        let mut permanent = [Bitboard::EMPTY; 2];
-        // Fill-in round after round, as the search does, keeping what each rule gave to whom.
-        loop {
-            let cb = dead_cells.captured(black, white, empty, true);
-            let cw = dead_cells.captured(white, black | cb, empty.minus(cb), false);
-            (black, white, empty) = (black | cb, white | cw, empty.minus(cb | cw));
-            let (mut pb, mut pw) = (Bitboard::EMPTY, Bitboard::EMPTY);
-            if self.rules == Rules::Normal {
-                pb = dead_cells.permanently_inferior(black, white, empty, true);
-                pw = dead_cells.permanently_inferior(white, black | pb, empty.minus(pb), false);
-                (black, white, empty) = (black | pb, white | pw, empty.minus(pb | pw));
-            }
-            captured = [captured[0] | cb, captured[1] | cw];
-            permanent = [permanent[0] | pb, permanent[1] | pw];
-            if (cb | cw | pb | pw).is_empty() {
-                break;
-            }
-        }
+        let FillIn {
+            black,
+            white,
+            empty,
+            captured,
+            permanent,
+        } = self.fill_in(position, &dead_cells);
         let link = |stones: Bitboard, a: Bitboard, b: Bitboard| {
             if g.connects(stones, a, b) {
                 // Connected by stones alone (fill-in's included): a full connection that
@@ -139,6 +125,85 @@ impl Solver {
             links: [black_link, white_link],
         })
     }
+
+    /// Fill-in round after round, as the search does, keeping what each rule gave to whom.
+    fn fill_in(&self, position: &Position, dead_cells: &DeadCells) -> FillIn {
+        let (mut black, mut white) = (position.black(), position.white());
+        let mut empty = position.empty();
+        let mut captured = [Bitboard::EMPTY; 2];
+        let mut permanent = [Bitboard::EMPTY; 2];
+        loop {
+            let cb = dead_cells.captured(black, white, empty, true);
+            let cw = dead_cells.captured(white, black | cb, empty.minus(cb), false);
+            (black, white, empty) = (black | cb, white | cw, empty.minus(cb | cw));
+            let (mut pb, mut pw) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            if self.rules == Rules::Normal {
+                pb = dead_cells.permanently_inferior(black, white, empty, true);
+                pw = dead_cells.permanently_inferior(white, black | pb, empty.minus(pb), false);
+                (black, white, empty) = (black | pb, white | pw, empty.minus(pb | pw));
+            }
+            captured = [captured[0] | cb, captured[1] | cw];
+            permanent = [permanent[0] | pb, permanent[1] | pw];
+            if (cb | cw | pb | pw).is_empty() {
+                return FillIn {
+                    black,
+                    white,
+                    empty,
+                    captured,
+                    permanent,
+                };
+            }
+        }
+    }
+
+    /// The connections the connection engine keeps for `player` between `x` and `y` after
+    /// fill-in (as [`Solver::inspect`] does it), for display: each of `x` and `y` is one of
+    /// the player's edges (the geometry's mask of it) or a single cell, empty or the player's
+    /// (a stone stands for its group, joined to an edge if its group touches it). `None` when
+    /// one of them is not the player's after fill-in, or both stand for one group.
+    ///
+    /// ```
+    /// use zermelo_hex::{Bitboard, Cell, Player, Position, Solver, SolverConfig};
+    /// let solver = Solver::new(SolverConfig { tt_mb: 1, ..SolverConfig::default() }).unwrap();
+    /// let p = Position::from_moves(4, "b2").unwrap();
+    /// let b2 = Bitboard::single(Cell::parse("b2", 4).unwrap().index(4));
+    /// let ends = (b2, p.geometry().south);
+    /// let found = solver.connections_between(&p, Player::Black, ends).unwrap().unwrap();
+    /// // Three semi connections to the south edge, keyed a4, c3 and b3; no full one.
+    /// let keys: Vec<usize> = found.semis.iter().map(|&(key, _)| key).collect();
+    /// let at = |name: &str| Cell::parse(name, 4).unwrap().index(4);
+    /// assert_eq!(keys, [at("a4"), at("c3"), at("b3")]);
+    /// assert!(found.fulls.is_empty());
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::HexError::GameOver`] when a player has connected.
+    pub fn connections_between(
+        &self,
+        position: &Position,
+        player: Player,
+        (x, y): (Bitboard, Bitboard),
+    ) -> Result<Option<Between>, crate::HexError> {
+        if let Some(p) = position.connected() {
+            return Err(crate::HexError::GameOver(p.name()));
+        }
+        let g = position.geometry();
+        let f = self.fill_in(position, &DeadCells::new(g));
+        let (stones, edges) = match player {
+            Player::Black => (f.black, (g.north, g.south)),
+            Player::White => (f.white, (g.west, g.east)),
+        };
+        Ok(connections::between(g, (stones, f.empty), edges, (x, y)))
+    }
+}
+
+/// The stones and empty cells after fill-in, and what it gave each player.
+struct FillIn {
+    black: Bitboard,
+    white: Bitboard,
+    empty: Bitboard,
+    captured: [Bitboard; 2],
+    permanent: [Bitboard; 2],
 }
 
 #[cfg(test)]
