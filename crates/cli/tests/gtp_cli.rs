@@ -166,7 +166,7 @@ fn solving_commands() {
 
 #[test]
 fn analysis_commands() {
-    run_script("analysis.tst", 24);
+    run_script("analysis.tst", 25);
 }
 
 /// The fifty hostile commands of the script, then lines no script can hold: each is answered

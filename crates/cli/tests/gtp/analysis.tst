@@ -60,6 +60,10 @@
 33 vc-get-mustplay w
 #? [([a-c][1-3] f[cp][bw] ?)*]
 
+# Fill-in joins Black's edges through b2: they are one point, with no list between them.
+38 vc-between-cells-full b north south
+#? [north and south are one group of black's, or fill-in gives one of them to white]*
+
 34 play w a1
 #? []
 

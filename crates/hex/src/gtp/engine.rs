@@ -499,9 +499,7 @@ impl Engine {
         };
         Ok(draw(&seen, p.size()))
     }
-}
 
-impl Engine {
     /// `vc-between-cells-full COLOUR X Y` (`fulls` true) or `vc-between-cells-semi COLOUR X Y`:
     /// the full or semi connections the connection engine keeps for COLOUR between X and Y
     /// after fill-in, one a line. X and Y are cells (empty or COLOUR's) or COLOUR's edges

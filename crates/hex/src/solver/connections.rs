@@ -573,7 +573,8 @@ pub struct Between {
 /// [`edge_connection`] builds them (it stops once the two edges are fully connected). Each of
 /// `x` and `y` is one of the edges `a` and `b`, or a single cell, empty or one of `stones`
 /// (a stone stands for its group, and a stone of a group touching an edge for that edge).
-/// `None` when one of them is neither, or both stand for the same point.
+/// `None` when one of them is neither, or both stand for the same point (the two edges are one
+/// when the stones join them).
 pub(crate) fn between(
     g: &Geometry,
     (stones, empty): (Bitboard, Bitboard),
@@ -598,18 +599,20 @@ fn between_as<C: Cells>(
         let points = Points::build(g, stones, empty, a, b, ALL_TEMPLATES, lists);
         saturate(&points, lists);
         let (at_a, at_b) = (g.flood(a, stones), g.flood(b, stones));
+        // Stones joining the two edges make them one point, whatever the lists hold.
+        let b_point = usize::from((at_a & at_b).is_empty());
         let point = |set: Bitboard| -> Option<usize> {
             if set == a {
                 return Some(0);
             }
             if set == b {
-                return Some(1);
+                return Some(b_point);
             }
             let c = set.first().filter(|_| set.count() == 1)?;
             if at_a.has(c) {
                 Some(0)
             } else if at_b.has(c) {
-                Some(1)
+                Some(b_point)
             } else if empty.has(c) {
                 Some(usize::from(points.point_of[c]))
             } else {
