@@ -533,15 +533,11 @@ impl Engine {
         let mut text = String::new();
         if fulls {
             for carrier in found.fulls {
-                text += &format!("\n{colour} {x} {y} full or [{} ] [ ]", spaced(carrier, n));
+                text += &vc_line(colour, (&x, &y), carrier, None, n);
             }
         } else {
             for (key, carrier) in found.semis {
-                let key = Cell::from_index(key, n);
-                text += &format!(
-                    "\n{colour} {x} {y} semi and [{} ] [ ] {key}",
-                    spaced(carrier, n)
-                );
+                text += &vc_line(colour, (&x, &y), carrier, Some(key), n);
             }
         }
         Ok(text)
@@ -631,20 +627,32 @@ fn edge_connections(seen: &Seen, n: usize) -> String {
         };
         let colour = player.name();
         if let Some(carrier) = link.full {
-            text += &format!(
-                "\n{colour} {from} {to} full or [{} ] [ ]",
-                spaced(carrier, n)
-            );
+            text += &vc_line(colour, (from, to), carrier, None, n);
         }
         if let Some((key, carrier)) = link.semi {
-            let key = Cell::from_index(key, n);
-            text += &format!(
-                "\n{colour} {from} {to} semi and [{} ] [ ] {key}",
-                spaced(carrier, n)
-            );
+            text += &vc_line(colour, (from, to), carrier, Some(key), n);
         }
     }
     text
+}
+
+/// One connection as a line of a `vc` reply, a newline before it: a full connection when
+/// `key` is `None`, a semi one with that key otherwise.
+fn vc_line(
+    colour: &str,
+    (from, to): (&str, &str),
+    carrier: Bitboard,
+    key: Option<usize>,
+    n: usize,
+) -> String {
+    let cells = spaced(carrier, n);
+    match key {
+        None => format!("\n{colour} {from} {to} full or [{cells} ] [ ]"),
+        Some(k) => {
+            let key = Cell::from_index(k, n);
+            format!("\n{colour} {from} {to} semi and [{cells} ] [ ] {key}")
+        }
+    }
 }
 
 /// The cells of a set, each with a space before it.

@@ -314,6 +314,17 @@ impl<C: Cells> Lists<C> {
             .zip(pair.keys[..n].iter().copied())
     }
 
+    /// The connections kept between x and y, as boards.
+    fn between(&self, x: usize, y: usize) -> Between {
+        Between {
+            fulls: self.fulls(x, y).iter().map(|c| c.board()).collect(),
+            semis: self
+                .semis(x, y)
+                .map(|(c, k)| (usize::from(k), c.board()))
+                .collect(),
+        }
+    }
+
     /// Adds a full connection x–y unless a kept one's carrier is a subset of its carrier,
     /// dropping kept supersets (see [`place`] for a full list); queues it for the AND rule
     /// unless a kept one was a subset.
@@ -620,13 +631,7 @@ fn between_as<C: Cells>(
             }
         };
         let (px, py) = (point(x)?, point(y)?);
-        (px != py).then(|| Between {
-            fulls: lists.fulls(px, py).iter().map(|c| c.board()).collect(),
-            semis: lists
-                .semis(px, py)
-                .map(|(c, k)| (usize::from(k), c.board()))
-                .collect(),
-        })
+        (px != py).then(|| lists.between(px, py))
     })
 }
 
@@ -873,8 +878,6 @@ mod tests {
         assert!(checked > 10_000, "{checked} connections checked");
     }
 
-    /// The same with the wide carriers of boards over 8x8, which the search meets on those
-    /// boards only.
     /// [`between`] answers with the lists of the points the ends stand for: an edge, the
     /// group of a stone (the edge's, if the group touches it), an empty cell; and with
     /// nothing when both ends stand for one point or one is the opponent's stone.
@@ -915,13 +918,7 @@ mod tests {
                     .enumerate()
                     .flat_map(|(i, &x)| ends[i + 1..].iter().map(move |&y| (x, y)))
                     .map(|(x, y)| match (point(x), point(y)) {
-                        (Some(px), Some(py)) if px != py => Some(Between {
-                            fulls: lists.fulls(px, py).iter().map(|c| c.board()).collect(),
-                            semis: lists
-                                .semis(px, py)
-                                .map(|(c, k)| (usize::from(k), c.board()))
-                                .collect(),
-                        }),
+                        (Some(px), Some(py)) if px != py => Some(lists.between(px, py)),
                         _ => None,
                     })
                     .collect()
@@ -939,6 +936,8 @@ mod tests {
         assert!(answered > 100, "{answered} answers with a full connection");
     }
 
+    /// The same with the wide carriers of boards over 8x8, which the search meets on those
+    /// boards only.
     #[test]
     fn every_connection_holds_with_wide_carriers() {
         let checked = every_connection_holds_with::<u128>(ALL_TEMPLATES);
