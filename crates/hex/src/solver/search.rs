@@ -65,12 +65,16 @@ pub(crate) enum Analysis {
 }
 
 /// A position after fill-in ([`Search::fill_in`]), the mover's side first.
-struct Filled {
-    mine: Bitboard,
-    theirs: Bitboard,
-    empty: Bitboard,
+pub(super) struct Filled {
+    pub mine: Bitboard,
+    pub theirs: Bitboard,
+    pub empty: Bitboard,
     /// The cells given to the mover.
-    fill_mine: Bitboard,
+    pub fill_mine: Bitboard,
+    /// The cells given to the opponent.
+    pub fill_theirs: Bitboard,
+    /// Of those, the permanently inferior cells (the rest are captured), the mover's first.
+    pub permanent: [Bitboard; 2],
     /// The cells that a proof set of the mover's win must hold for the fill-in to stand
     /// (see [`Search::loss_proof`]): those given to the mover, and the empty neighbours of the
     /// mover's permanently inferior cells.
@@ -729,7 +733,7 @@ impl<'a> Search<'a> {
     /// Fill-in (see [`Search::analyse`]): each player's captured pairs given to that player,
     /// and in normal play their permanently inferior cells too, round after round while the
     /// new stones make more.
-    fn fill_in(
+    pub(super) fn fill_in(
         &self,
         mut mine: Bitboard,
         mut theirs: Bitboard,
@@ -769,6 +773,8 @@ impl<'a> Search<'a> {
                     theirs,
                     empty,
                     fill_mine,
+                    fill_theirs,
+                    permanent: [inferior_mine, inferior_theirs],
                     needs_mine: fill_mine | (g.neighbours(inferior_mine) & before),
                     needs_theirs: fill_theirs | (g.neighbours(inferior_theirs) & before),
                 };
