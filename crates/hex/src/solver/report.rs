@@ -2,7 +2,6 @@
 //! search, for display (HexGui draws it over the board).
 
 use super::connections::{self, Between};
-use super::inferior::DeadCells;
 use super::search::{Analysis, Node, Search};
 use super::Solver;
 use crate::{Bitboard, Player, Position};
@@ -66,7 +65,6 @@ impl Solver {
             return Err(crate::HexError::GameOver(p.name()));
         }
         let g = position.geometry();
-        let dead_cells = DeadCells::new(g);
         let search = self.search(position.size());
         let black_moves = position.to_move() == Player::Black;
         let FillIn {
@@ -118,7 +116,7 @@ impl Solver {
         Ok(Inspection {
             captured,
             permanent,
-            dead: dead_cells.find(black, white),
+            dead: search.dead_cells().find(black, white),
             must_play,
             considered,
             decided,
@@ -167,30 +165,28 @@ impl Solver {
     }
 }
 
-/// The search's fill-in of `position` (with its side to move), Black's side first, keeping
-/// what each rule gave to whom.
+/// The search's fill-in of `position` (the side to move's cells filled first, as the search
+/// fills them), keeping what each rule gave to whom, told by colour.
 fn fill_in(search: &Search<'_>, position: &Position) -> FillIn {
     let black_moves = position.to_move() == Player::Black;
-    let (mine, theirs) = match black_moves {
-        true => (position.black(), position.white()),
-        false => (position.white(), position.black()),
+    // A pair of the mover's and the opponent's, as Black's and White's.
+    let by_colour = |[mover, opponent]: [Bitboard; 2]| match black_moves {
+        true => [mover, opponent],
+        false => [opponent, mover],
     };
+    let [mine, theirs] = by_colour([position.black(), position.white()]);
     let f = search.fill_in(mine, theirs, position.empty(), black_moves);
-    let [perm_mine, perm_theirs] = f.permanent;
-    let (mine, theirs) = (
-        (f.mine, f.fill_mine.minus(perm_mine), perm_mine),
-        (f.theirs, f.fill_theirs.minus(perm_theirs), perm_theirs),
-    );
-    let (black, white) = match black_moves {
-        true => (mine, theirs),
-        false => (theirs, mine),
-    };
+    let [black, white] = by_colour([f.mine, f.theirs]);
+    let captured = [
+        f.fill_mine.minus(f.permanent[0]),
+        f.fill_theirs.minus(f.permanent[1]),
+    ];
     FillIn {
-        black: black.0,
-        white: white.0,
+        black,
+        white,
         empty: f.empty,
-        captured: [black.1, white.1],
-        permanent: [black.2, white.2],
+        captured: by_colour(captured),
+        permanent: by_colour(f.permanent),
     }
 }
 

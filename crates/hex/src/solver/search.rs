@@ -730,6 +730,11 @@ impl<'a> Search<'a> {
         (symmetric, mirror)
     }
 
+    /// The dead-cell rules this search prunes with, for the inspection's display.
+    pub(super) fn dead_cells(&self) -> &DeadCells {
+        &self.dead
+    }
+
     /// Fill-in (see [`Search::analyse`]): each player's captured pairs given to that player,
     /// and in normal play their permanently inferior cells too, round after round while the
     /// new stones make more.
