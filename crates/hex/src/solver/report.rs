@@ -169,7 +169,8 @@ impl Solver {
 /// fills them), keeping what each rule gave to whom, told by colour.
 fn fill_in(search: &Search<'_>, position: &Position) -> FillIn {
     let black_moves = position.to_move() == Player::Black;
-    // A pair of the mover's and the opponent's, as Black's and White's.
+    // A pair of the mover's and the opponent's, as Black's and White's. The swap is its own
+    // inverse, so it also turns Black's and White's into the mover's and the opponent's.
     let by_colour = |[mover, opponent]: [Bitboard; 2]| match black_moves {
         true => [mover, opponent],
         false => [opponent, mover],
