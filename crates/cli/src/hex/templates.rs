@@ -17,7 +17,7 @@ const MAX_ROW: i8 = 5;
 #[derive(clap::Args)]
 pub struct Args {
     /// The highest row, 2 to 5.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = MAX_ROW)]
     max_row: i8,
     /// The file to write (the list is printed when not given).
     #[arg(long)]

@@ -33,10 +33,12 @@ pub struct Region {
 
 impl Region {
     /// The region searched for row `row` by [`find`]: the cone of cells between the stone and
-    /// the edge, widened by two cells on each side.
+    /// the edge, widened by three cells on each side, the most that the fifth row's region
+    /// allows on the largest board (a margin of two holds no fifth-row template; rows 2 to 4
+    /// find the same templates with either).
     #[must_use]
     pub fn for_row(row: i8) -> Region {
-        Region { row, margin: 2 }
+        Region { row, margin: 3 }
     }
 
     /// The columns of row `h` in the region: the stone's cone (the cells of row h whose

@@ -89,3 +89,33 @@ pub(crate) fn for_board(n: usize) -> &'static BoardTemplates {
         [const { OnceLock::new() }; MAX_SIZE + 1];
     ALL[n].get_or_init(|| BoardTemplates::new(n, committed()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fifth row's template is 10 cells wide on row 1 (its mirror image too, one cell
+    /// further along), so it is placed on boards of 10 and 11 only: on each edge, once and
+    /// its mirror once on 10x10, twice each on 11x11, every placement with all 34 cells.
+    #[test]
+    fn the_fifth_row_template_fits_boards_of_10_and_11_only() {
+        for n in 1..=MAX_SIZE {
+            let g = Geometry::of(n);
+            let placed = for_board(n);
+            for edge in [g.north, g.south, g.west, g.east] {
+                let fifth: Vec<Bitboard> = (0..n * n)
+                    .flat_map(|c| placed.carriers(g, edge, c))
+                    .filter(|&&(row, _)| row == 5)
+                    .map(|&(_, carrier)| carrier)
+                    .collect();
+                let expected = match n {
+                    10 => 2,
+                    11 => 4,
+                    _ => 0,
+                };
+                assert_eq!(fifth.len(), expected, "{n}x{n}");
+                assert!(fifth.iter().all(|c| c.count() == 34));
+            }
+        }
+    }
+}
