@@ -628,7 +628,8 @@ fn committed_parity_check_agrees_with_the_misere_tables() {
     }
 }
 
-/// `hex templates` regenerates the committed list byte for byte, and refuses a row out of range.
+/// `hex templates` regenerates the committed list byte for byte, saying what it leaves out;
+/// lists the larger template with a higher `--max-cells`; and refuses a row out of range.
 #[test]
 fn templates_regenerates_the_committed_list() {
     let dir = tempfile::tempdir().unwrap();
@@ -641,6 +642,15 @@ fn templates_regenerates_the_committed_list() {
     assert!(status.status.success());
     let committed = include_str!("../../hex/data/edge-templates.txt");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), committed);
+    assert!(String::from_utf8_lossy(&status.stderr)
+        .contains("row 4: 3 templates, 1 of more than 36 cells left out"));
+    let larger = std::process::Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(["hex", "templates", "--max-row", "4", "--max-cells", "37"])
+        .output()
+        .unwrap();
+    assert!(larger.status.success());
+    let listed = String::from_utf8_lossy(&larger.stdout);
+    assert!(listed.contains("# row 4: 4 templates") && listed.contains("carrier of 37 cells"));
     let bad = std::process::Command::new(env!("CARGO_BIN_EXE_zermelo"))
         .args(["hex", "templates", "--max-row", "9"])
         .output()

@@ -19,6 +19,10 @@ pub struct Args {
     /// The highest row, 2 to 5.
     #[arg(long, default_value_t = MAX_ROW)]
     max_row: i8,
+    /// The largest carrier kept in the list, in cells; the default is the committed list's
+    /// (see the finder's documentation for why it leaves out a larger template).
+    #[arg(long, default_value_t = templates::MAX_CELLS)]
+    max_cells: usize,
     /// The file to write (the list is printed when not given).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -35,14 +39,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         zermelo_store::ensure_writable(out)?;
     }
     let start = Instant::now();
-    let found = templates::find(args.max_row, |row, list| {
+    let found = templates::find(args.max_row, args.max_cells, |row, list, larger| {
+        let left_out = if larger > 0 {
+            format!(", {larger} of more than {} cells left out", args.max_cells)
+        } else {
+            String::new()
+        };
         errln!(
-            "row {row}: {} templates ({:.1} s)",
+            "row {row}: {} templates{left_out} ({:.1} s)",
             list.len(),
             start.elapsed().as_secs_f64()
         );
     })?;
-    let command = format!("zermelo hex templates --max-row {}", args.max_row);
+    let command = format!(
+        "zermelo hex templates --max-row {} --max-cells {}",
+        args.max_row, args.max_cells
+    );
     let text = templates::to_text(&found, &command);
     match &args.out {
         Some(path) => {

@@ -21,35 +21,51 @@ use std::collections::HashSet;
 use super::Template;
 use crate::{Bitboard, Geometry, HexError, Player, Position, Solver, SolverConfig, MAX_SIZE};
 
-/// Where the finder looks for the templates of a row: the cells (x, h) with 1 ≤ h ≤ row and
-/// `x_range(h)`; the stone is (0, row).
+/// Where the finder looks for the templates of a row: the cells (x, h) with 1 ≤ h ≤ row + 1
+/// and `x_range(h)`; the stone is (0, row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Region {
     /// The stone's row.
     pub row: i8,
-    /// How many cells the region reaches beyond the stone's cone on each side.
-    pub margin: i8,
+    /// How many cells the region reaches beyond the stone's cone on the left (towards −x),
+    /// on the rows up to the stone's; on the row above the stone's it holds the cells
+    /// −left ≤ x ≤ −1.
+    pub left: i8,
+    /// How many cells the region reaches beyond the stone's cone on the right.
+    pub right: i8,
 }
 
 impl Region {
-    /// The region searched for row `row` by [`find`]: the cone of cells between the stone and
-    /// the edge, widened by three cells on each side, the most that the fifth row's region
-    /// allows on the largest board (a margin of two holds no fifth-row template; rows 2 to 4
-    /// find the same templates with either).
+    /// The region searched for row `row` by [`find`]: the stone's cone widened by two cells
+    /// on the right and as many on the left as the largest board allows (its row 1 as wide as
+    /// the board), with the row above the stone's on the left. A template and its mirror image
+    /// are one entry of the list, so a template needs only one of the two to fit. The row
+    /// above the stone's is searched left of the stone only, so that its cells next to
+    /// the column of stones of the finder's board are next to the stone as well.
     #[must_use]
     pub fn for_row(row: i8) -> Region {
-        Region { row, margin: 3 }
+        let right = 2;
+        Region {
+            row,
+            left: MAX_SIZE as i8 - row - right,
+            right,
+        }
     }
 
-    /// The columns of row `h` in the region: the stone's cone (the cells of row h whose
-    /// distance to the stone is row − h) widened by the margin on each side.
+    /// The columns of row `h` in the region: up to the stone's row, the stone's cone (the
+    /// cells of row h whose distance to the stone is row − h) widened by the margins; on the
+    /// row above, the cells left of the stone's column.
     fn x_range(self, h: i8) -> std::ops::RangeInclusive<i8> {
-        -self.margin..=self.row - h + self.margin
+        if h > self.row {
+            -self.left..=-1
+        } else {
+            -self.left..=self.row - h + self.right
+        }
     }
 
     /// The region's cells other than the stone, nearest the stone first.
     fn cells(self) -> Vec<(i8, i8)> {
-        let mut cells: Vec<(i8, i8)> = (1..=self.row)
+        let mut cells: Vec<(i8, i8)> = (1..=self.row + 1)
             .flat_map(|h| self.x_range(h).map(move |x| (x, h)))
             .filter(|&c| c != (0, self.row))
             .collect();
@@ -71,10 +87,11 @@ fn distance(a: (i8, i8), b: (i8, i8)) -> i8 {
 /// row h − 1. Black holds the stone and a column of stones from it to the south edge,
 /// (0, h) for h above the stone's row; White holds every other cell outside the carrier, and
 /// moves first. Black then wins exactly when the player wins the carrier's game: the column's
-/// only neighbours off the column that White does not hold are the stone and (1, row), itself
-/// next to the stone, so a black chain from the north edge to the south one runs from the
-/// north edge through carrier cells to the stone; and any chain of carrier cells from the
-/// stone to row 1 is such a chain.
+/// only neighbours off the column that White does not hold are the stone, (1, row) and
+/// (−1, row + 1), both next to the stone (the region's row above the stone's keeps to the
+/// left of the column, and no region cell lies higher), so a black chain from the north edge
+/// to the south one runs from the north edge through carrier cells to the stone; and any
+/// chain of carrier cells from the stone to row 1 is such a chain.
 struct Board {
     /// The region's cells, in the order of [`Region::cells`].
     cells: Vec<(i8, i8)>,
@@ -90,14 +107,14 @@ impl Board {
         let cells = region.cells();
         assert!(cells.len() <= 64, "a region's carriers fit one u64");
         let x0 = -cells.iter().map(|c| c.0).min().unwrap_or(0).min(0);
-        // The widest row sets the size; a row above the stone's keeps the region's cells off
+        // The widest row sets the size; a row above the region's top row keeps its cells off
         // the south edge.
         let n = cells
             .iter()
             .map(|&(x, _)| (x + x0) as usize + 1)
             .max()
             .unwrap_or(1)
-            .max(region.row as usize + 1);
+            .max(region.row as usize + 2);
         if n > MAX_SIZE {
             return Err(HexError::BadSize(n));
         }
@@ -242,17 +259,21 @@ pub fn find_in(region: Region) -> Result<Vec<Template>, HexError> {
     Ok(out)
 }
 
-/// The minimal templates of rows 2 to `max_row`, each row searched in [`Region::for_row`];
-/// `progress` is called with each row and its templates as it is done.
+/// The minimal templates of rows 2 to `max_row` with carriers of at most `max_cells` cells,
+/// each row searched in [`Region::for_row`]; `progress` is called with each row, the templates
+/// kept and how many larger ones were left out, as it is done.
 pub fn find(
     max_row: i8,
-    mut progress: impl FnMut(i8, &[Template]),
+    max_cells: usize,
+    mut progress: impl FnMut(i8, &[Template], usize),
 ) -> Result<Vec<Template>, HexError> {
     let mut all: Vec<Template> = Vec::new();
     for row in 2..=max_row {
-        let found = find_in(Region::for_row(row))?;
-        progress(row, &found);
-        all.extend(found);
+        let (kept, larger): (Vec<Template>, Vec<Template>) = find_in(Region::for_row(row))?
+            .into_iter()
+            .partition(|t| t.cells.len() <= max_cells);
+        progress(row, &kept, larger.len());
+        all.extend(kept);
     }
     Ok(all)
 }

@@ -94,27 +94,49 @@ pub(crate) fn for_board(n: usize) -> &'static BoardTemplates {
 mod tests {
     use super::*;
 
+    /// The carriers of `size` cells of the templates of row `row` placed on each edge of an
+    /// n x n board.
+    fn placed(n: usize, row: i8, size: u32) -> Vec<Vec<Bitboard>> {
+        let g = Geometry::of(n);
+        let placed = for_board(n);
+        [g.north, g.south, g.west, g.east]
+            .iter()
+            .map(|&edge| {
+                (0..n * n)
+                    .flat_map(|c| placed.carriers(g, edge, c))
+                    .filter(|&&(r, carrier)| r == row && carrier.count() == size)
+                    .map(|&(_, carrier)| carrier)
+                    .collect()
+            })
+            .collect()
+    }
+
     /// The fifth row's template is 10 cells wide on row 1 (its mirror image too, one cell
     /// further along), so it is placed on boards of 10 and 11 only: on each edge, once and
-    /// its mirror once on 10x10, twice each on 11x11, every placement with all 34 cells.
+    /// its mirror once on 10x10, twice each on 11x11.
     #[test]
     fn the_fifth_row_template_fits_boards_of_10_and_11_only() {
         for n in 1..=MAX_SIZE {
-            let g = Geometry::of(n);
-            let placed = for_board(n);
-            for edge in [g.north, g.south, g.west, g.east] {
-                let fifth: Vec<Bitboard> = (0..n * n)
-                    .flat_map(|c| placed.carriers(g, edge, c))
-                    .filter(|&&(row, _)| row == 5)
-                    .map(|&(_, carrier)| carrier)
-                    .collect();
-                let expected = match n {
-                    10 => 2,
-                    11 => 4,
-                    _ => 0,
-                };
-                assert_eq!(fifth.len(), expected, "{n}x{n}");
-                assert!(fifth.iter().all(|c| c.count() == 34));
+            let expected = match n {
+                10 => 2,
+                11 => 4,
+                _ => 0,
+            };
+            for on_edge in placed(n, 5, 34) {
+                assert_eq!(on_edge.len(), expected, "{n}x{n}");
+            }
+        }
+    }
+
+    /// The fourth row's widest template, of 31 cells, spans 9 columns (its row 1 and the
+    /// stone's column inside them) and 5 rows, so it and its mirror image are placed n − 8
+    /// times each on every edge of an n x n board from 9 up.
+    #[test]
+    fn the_widest_fourth_row_template_fits_boards_from_9() {
+        for n in 1..=MAX_SIZE {
+            let expected = if n >= 9 { 2 * (n - 8) } else { 0 };
+            for on_edge in placed(n, 4, 31) {
+                assert_eq!(on_edge.len(), expected, "{n}x{n}");
             }
         }
     }

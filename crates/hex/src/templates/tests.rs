@@ -413,7 +413,7 @@ fn committed_list_reads_and_its_checksum_holds() {
     let list = parse(COMMITTED).expect("the committed list reads");
     assert!(!list.is_empty());
     let rows = list.iter().map(|t| t.row).max().unwrap_or(2);
-    let command = format!("zermelo hex templates --max-row {rows}");
+    let command = format!("zermelo hex templates --max-row {rows} --max-cells {MAX_CELLS}");
     assert_eq!(to_text(&list, &command), COMMITTED);
     let mut broken = COMMITTED.replacen("template 3", "template 4", 1);
     assert!(
@@ -424,14 +424,14 @@ fn committed_list_reads_and_its_checksum_holds() {
     assert!(parse(&broken).is_err());
 }
 
-/// Every committed template of `rows` holds, by the tests' own minimax, with the committed
-/// templates of the rows below as lower templates (each row's proofs use only the rows below
-/// it, which the tests prove too), and each with one carrier cell taken by the opponent
-/// fails: it is minimal. Returns how many were checked.
-fn check_rows(rows: std::ops::RangeInclusive<i8>) -> usize {
+/// Every committed template that `which` picks holds, by the tests' own minimax, with the
+/// committed templates of the rows below as lower templates (each row's proofs use only the
+/// rows below it, which the tests prove too), and each with one carrier cell taken by the
+/// opponent fails: it is minimal. Returns how many were checked.
+fn check(which: impl Fn(&Template) -> bool) -> usize {
     let list = committed();
     let mut checked = 0;
-    for t in list.iter().filter(|t| rows.contains(&t.row)) {
+    for t in list.iter().filter(|t| which(t)) {
         let proven: Vec<Template> = list.iter().filter(|l| l.row < t.row).cloned().collect();
         assert!(holds(t.row, &t.cells, &proven), "{}", t.diagram());
         assert!(
@@ -454,24 +454,38 @@ fn check_rows(rows: std::ops::RangeInclusive<i8>) -> usize {
     checked
 }
 
+/// The templates of rows 2 to 4 that keep to the stone's row and below.
 #[test]
 fn the_templates_of_rows_2_to_4_hold_and_are_minimal() {
-    assert_eq!(check_rows(2..=4), 5);
+    assert_eq!(
+        check(|t| t.row <= 4 && t.cells.iter().all(|c| c.1 <= t.row)),
+        5
+    );
+}
+
+/// The fourth row's template of 31 cells, which reaches the row above the stone's, in a test
+/// of its own (about 100 s).
+#[test]
+fn the_fourth_row_template_of_31_cells_holds_and_is_minimal() {
+    assert_eq!(check(|t| t.row == 4 && t.cells.len() == 31), 1);
 }
 
 /// The fifth row's template, the largest, in a test of its own (about 45 s).
 #[test]
 fn the_fifth_row_template_holds_and_is_minimal() {
-    assert_eq!(check_rows(5..=5), 1);
+    assert_eq!(check(|t| t.row == 5), 1);
 }
 
 /// The finder reproduces the committed list byte for byte.
 #[test]
 fn finder_reproduces_the_committed_list() {
     let rows = committed().iter().map(|t| t.row).max().unwrap_or(2);
-    let found = find(rows, |_, _| {}).unwrap();
+    let found = find(rows, MAX_CELLS, |_, _, _| {}).unwrap();
     assert_eq!(
-        to_text(&found, &format!("zermelo hex templates --max-row {rows}")),
+        to_text(
+            &found,
+            &format!("zermelo hex templates --max-row {rows} --max-cells {MAX_CELLS}")
+        ),
         COMMITTED
     );
 }
@@ -519,4 +533,62 @@ fn the_literature_templates_of_rows_2_and_3_are_found() {
     let holed = drawn(&["   * S *", "  * * * *", " * * . * *"]);
     let low: Vec<Template> = committed().iter().filter(|t| t.row <= 3).cloned().collect();
     assert_eq!(low, vec![ii, ziggurat, holed]);
+}
+
+/// A template drawn as Benzene's `share/vc-patterns.txt` draws its "complete" patterns: rows
+/// from the farthest from the edge down to row 1, each shifted half a cell right of the one
+/// above, `E` the stone, `*` the carrier, `.` a cell outside it. Each line padded to one width
+/// and read backwards is the mirror image drawn as [`drawn`] reads it, which
+/// [`Template::canonical`] makes the same entry.
+fn benzene(rows: &[&str]) -> Template {
+    let width = rows.iter().map(|l| l.len()).max().unwrap_or(0);
+    let mirrored: Vec<String> = rows
+        .iter()
+        .map(|l| {
+            format!("{l:<width$}")
+                .chars()
+                .rev()
+                .collect::<String>()
+                .replace('E', "S")
+        })
+        .collect();
+    drawn(&mirrored.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// The single-stone templates of rows 4 and 5 in Benzene's pattern file (`dk4-14`, `dk4-16`
+/// and `dk5-1` of its `share/vc-patterns.txt`, transcribed as drawn there) are found by the
+/// finder, and all but `dk4-14`, larger than [`MAX_CELLS`], are in the committed list. Two of
+/// them have cells on the row above the stone's, which the finder's region holds for that
+/// reason.
+#[test]
+fn benzenes_templates_of_rows_4_and_5_are_found() {
+    let dk4_14 = benzene(&[
+        ". . . . . . * * * . .",
+        " . . . . * E * * * * .",
+        "  . . * * * * * * * * *",
+        "   . * * * * * * * * * *",
+        "    * * . * * * * * * * *",
+    ]);
+    let dk4_16 = benzene(&[
+        ". . . . * * * . .",
+        " . . . E * * * * .",
+        "  . . * * * * * * *",
+        "   . * * * * * * * *",
+        "    * * * * * * * * *",
+    ]);
+    let dk5_1 = benzene(&[
+        ". . . . . * E * . .",
+        " . . . . * * * * * .",
+        "  . . * * * * * * * *",
+        "   . * * * * * * * * *",
+        "    * * * * * * * * * *",
+    ]);
+    let list = committed();
+    for (name, t) in [("dk4-16", &dk4_16), ("dk5-1", &dk5_1)] {
+        assert!(list.contains(t), "{name} missing:\n{}", t.diagram());
+    }
+    assert!(dk4_14.cells.len() > MAX_CELLS && !list.contains(&dk4_14));
+    let fourth = find_in(Region::for_row(4)).unwrap();
+    assert!(fourth.contains(&dk4_14), "the finder misses dk4-14");
+    assert!(fourth.contains(&dk4_16), "the finder misses dk4-16");
 }
