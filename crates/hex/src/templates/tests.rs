@@ -464,7 +464,7 @@ fn the_templates_of_rows_2_to_4_hold_and_are_minimal() {
 }
 
 /// The fourth row's template of 31 cells, which reaches the row above the stone's, in a test
-/// of its own (about 100 s).
+/// of its own (about 45 s).
 #[test]
 fn the_fourth_row_template_of_31_cells_holds_and_is_minimal() {
     assert_eq!(check(|t| t.row == 4 && t.cells.len() == 31), 1);
