@@ -223,9 +223,11 @@ pub fn parse(text: &str) -> Result<Vec<Template>, HexError> {
 /// The largest carrier the committed list keeps. The finder finds one template larger, the
 /// fourth row's of 37 cells (Benzene's `dk4-14`, which would be placed on 11x11 boards only).
 /// The tests' own minimax, the list's check independent of the finder, is too slow for it to
-/// be checked in the suite: after the opponent's move below the stone it is undecided with 8
-/// more stones of the player's (171 s), and the whole proof that it holds took 1,881 s and
-/// 145 million positions in memory, before its mirror image and minimality. So it is left out.
+/// be checked in the suite: its bounded searches leave it undecided with up to 8 more stones
+/// of the player's (171 s), the opponent's move right below the stone being the hard one
+/// (undecided with 7, 55 s, where the other first moves take at most 3), and the whole proof
+/// that it holds took 1,881 s and 145 million positions in memory, before its mirror image and
+/// minimality. So it is left out.
 pub const MAX_CELLS: usize = 36;
 
 /// The committed list (`crates/hex/data/edge-templates.txt`), read once.
