@@ -628,8 +628,9 @@ fn committed_parity_check_agrees_with_the_misere_tables() {
     }
 }
 
-/// `hex templates` regenerates the committed list byte for byte, saying what it leaves out;
-/// lists the larger template with a higher `--max-cells`; and refuses a row out of range.
+/// `hex templates` regenerates the committed list byte for byte, saying what it leaves out
+/// (single-stone templates and those with a second stone each by their own limit); lists the
+/// larger template with a higher `--max-cells`; and refuses a row out of range.
 #[test]
 fn templates_regenerates_the_committed_list() {
     let dir = tempfile::tempdir().unwrap();
@@ -642,8 +643,11 @@ fn templates_regenerates_the_committed_list() {
     assert!(status.status.success());
     let committed = include_str!("../../hex/data/edge-templates.txt");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), committed);
-    assert!(String::from_utf8_lossy(&status.stderr)
-        .contains("row 4: 3 templates, 1 of more than 36 cells left out"));
+    let said = String::from_utf8_lossy(&status.stderr);
+    assert!(said.contains("row 4: 3 templates, 1 of more than 36 cells left out"));
+    assert!(
+        said.contains("row 5 with a second stone: 23 templates, 48 of more than 23 cells left out")
+    );
     let larger = std::process::Command::new(env!("CARGO_BIN_EXE_zermelo"))
         .args(["hex", "templates", "--max-row", "4", "--max-cells", "37"])
         .output()

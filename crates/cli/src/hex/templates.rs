@@ -11,9 +11,10 @@ use zermelo_hex::templates;
 const MAX_ROW: i8 = 5;
 
 /// Find every minimal edge template of rows 2 to --max-row whose carrier lies in the finder's
-/// search region (each proven by exhaustive play inside its carrier) and write the list in the
-/// format of crates/hex/data/edge-templates.txt, which this command regenerates with the
-/// default options.
+/// search region, and those with a second stone that the connection engine does not derive
+/// (each proven by exhaustive play inside its carrier), and write the list in the format of
+/// crates/hex/data/edge-templates.txt, which this command regenerates with the default
+/// options.
 #[derive(clap::Args)]
 pub struct Args {
     /// The highest row, 2 to 5.
@@ -23,6 +24,10 @@ pub struct Args {
     /// (see the finder's documentation for why it leaves out a larger template).
     #[arg(long, default_value_t = templates::MAX_CELLS)]
     max_cells: usize,
+    /// The largest carrier kept for a template with a second stone, in cells; the default is
+    /// the committed list's.
+    #[arg(long, default_value_t = templates::MAX_CELLS_WITH_STONES)]
+    max_cells_with_stones: usize,
     /// The file to write (the list is printed when not given).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -39,21 +44,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         zermelo_store::ensure_writable(out)?;
     }
     let start = Instant::now();
-    let found = templates::find(args.max_row, args.max_cells, |row, list, larger| {
+    let max_cells = [args.max_cells, args.max_cells_with_stones];
+    let found = templates::find(args.max_row, max_cells, |row, stones, list, larger| {
         let left_out = if larger > 0 {
-            format!(", {larger} of more than {} cells left out", args.max_cells)
+            format!(
+                ", {larger} of more than {} cells left out",
+                max_cells[stones]
+            )
         } else {
             String::new()
         };
         errln!(
-            "row {row}: {} templates{left_out} ({:.1} s)",
+            "{}: {} templates{left_out} ({:.1} s)",
+            templates::kind(row, stones),
             list.len(),
             start.elapsed().as_secs_f64()
         );
     })?;
     let command = format!(
-        "zermelo hex templates --max-row {} --max-cells {}",
-        args.max_row, args.max_cells
+        "zermelo hex templates --max-row {} --max-cells {} --max-cells-with-stones {}",
+        args.max_row, args.max_cells, args.max_cells_with_stones
     );
     let text = templates::to_text(&found, &command);
     match &args.out {

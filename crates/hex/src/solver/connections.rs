@@ -60,16 +60,21 @@ const _: () = assert!(MAX_FULLS <= u32::BITS as usize);
 const POINTS: usize = 128;
 
 /// [`Proves::Connections`] with every committed template.
-pub(crate) const ALL_TEMPLATES: Proves = Proves::Connections { below: i8::MAX };
+pub(crate) const ALL_TEMPLATES: Proves = Proves::Connections {
+    below: i8::MAX,
+    stones: true,
+};
 
 /// Which connections the engine builds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Proves {
     /// Every connection the rules find, the committed edge templates of the rows below
-    /// `below` among the base connections: the player joins the points playing second. The
-    /// template finder, which proves the templates of a row, relies on the lower rows only;
-    /// everything else takes them all ([`ALL_TEMPLATES`]).
-    Connections { below: i8 },
+    /// `below` among the base connections (those with other stones of the player's only if
+    /// `stones`): the player joins the points playing second. The template finder, which
+    /// proves the templates of a row, relies on the lower rows only, and on the single-stone
+    /// templates only while it looks for those with a second stone; everything else takes
+    /// them all ([`ALL_TEMPLATES`]).
+    Connections { below: i8, stones: bool },
     /// Pairings only (see the module's documentation): the player's opponent, answering every
     /// move in a pair with the other cell of the pair, leaves the player joined.
     Pairings,
@@ -473,14 +478,20 @@ impl<C: Cells> Points<C> {
                 lists.add_full(index[c] as usize, index[d] as usize, C::EMPTY);
             }
         }
-        if let Proves::Connections { below } = proves {
-            points.add_templates(g, (stones, empty), (a, at_a), (b, at_b), below, lists);
+        if let Proves::Connections {
+            below,
+            stones: with,
+        } = proves
+        {
+            let which = (below, with);
+            points.add_templates(g, (stones, empty), (a, at_a), (b, at_b), which, lists);
         }
         points
     }
 
     /// The template rule: a point holding the stone of an edge template (of a row below
-    /// `below`) whose carrier has no opponent's stone is fully connected to that edge, with the
+    /// `below`, and with other stones only if `with`) whose other stones the player holds and
+    /// whose carrier has no opponent's stone is fully connected to that edge, with the
     /// carrier's empty cells as carrier (cells of the carrier the player holds already only
     /// help).
     ///
@@ -491,7 +502,7 @@ impl<C: Cells> Points<C> {
         (stones, empty): (Bitboard, Bitboard),
         (a, at_a): (Bitboard, Bitboard),
         (b, at_b): (Bitboard, Bitboard),
-        below: i8,
+        (below, with): (i8, bool),
         lists: &mut Lists<C>,
     ) {
         let placed = templates::for_board(g.n);
@@ -505,9 +516,14 @@ impl<C: Cells> Points<C> {
                 .chain([(1 - edge_point, other)]);
             for (p, cells) in sources {
                 for s in cells.cells() {
-                    for &(row, carrier) in placed.carriers(g, edge, s) {
-                        if row < below && carrier & open == carrier {
-                            lists.add_full(p, edge_point, C::of(carrier & empty));
+                    for t in placed.at(g, edge, s) {
+                        let others_held = if t.stones.is_empty() {
+                            true
+                        } else {
+                            with && t.stones & stones == t.stones
+                        };
+                        if t.row < below && others_held && t.carrier & open == t.carrier {
+                            lists.add_full(p, edge_point, C::of(t.carrier & empty));
                         }
                     }
                 }
@@ -934,6 +950,34 @@ mod tests {
             }
         }
         assert!(answered > 100, "{answered} answers with a full connection");
+    }
+
+    /// Every committed template with other stones, placed on Black's north edge of an 11x11
+    /// board with its carrier empty and every other cell White's, joins the stone to the edge
+    /// when Black holds the other stones, and nothing joins them when White holds those: the
+    /// engine takes such a template only where its stones are the player's.
+    #[test]
+    fn a_template_with_other_stones_needs_them() {
+        let n = 11;
+        let g = Geometry::of(n);
+        let at = |(x, h): (i8, i8)| (h as usize - 1) * n + (x + 3) as usize;
+        let set = |cells: &[(i8, i8)]| cells.iter().fold(Bitboard::EMPTY, |b, &c| b.with(at(c)));
+        let mut checked = 0;
+        for t in templates::committed()
+            .iter()
+            .filter(|t| !t.stones.is_empty())
+        {
+            let stone = Bitboard::single(at((0, t.row)));
+            let empty = set(&t.cells);
+            for held in [true, false] {
+                let black = if held { stone | set(&t.stones) } else { stone };
+                let found = between(g, (black, empty), (g.north, g.south), (g.north, stone))
+                    .is_some_and(|b| !b.fulls.is_empty());
+                assert_eq!(found, held, "{}", t.diagram());
+            }
+            checked += 1;
+        }
+        assert!(checked > 50, "{checked} templates with other stones");
     }
 
     /// The same with the wide carriers of boards over 8x8, which the search meets on those

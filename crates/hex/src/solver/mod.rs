@@ -130,8 +130,8 @@ pub struct Solver {
     live: AtomicU64,
     /// Proofs given by the caller and proofs found since, when kept.
     proofs: Option<ProofLog>,
-    /// The edge templates its searches use: those of the rows below this one.
-    templates_below: i8,
+    /// The edge templates its searches use.
+    templates: connections::Proves,
 }
 
 impl Solver {
@@ -149,15 +149,15 @@ impl Solver {
             pool,
             live: AtomicU64::new(0),
             proofs: None,
-            templates_below: i8::MAX,
+            templates: connections::ALL_TEMPLATES,
         })
     }
 
-    /// The same solver, using only the edge templates of the rows below `row`: the template
-    /// finder proves the templates of a row with it, so that no template is taken as known
-    /// while its own row is being proven.
-    pub(crate) fn with_templates_below(mut self, row: i8) -> Solver {
-        self.templates_below = row;
+    /// The same solver, using only the edge templates `templates` names: the template finder
+    /// proves the templates of a row with it, so that no template is taken as known while its
+    /// own row is being proven.
+    pub(crate) fn with_templates(mut self, templates: connections::Proves) -> Solver {
+        self.templates = templates;
         self
     }
 
@@ -228,7 +228,7 @@ impl Solver {
     /// proofs kept.
     fn search(&self, n: usize) -> Search<'_> {
         Search::new(&self.tt, &self.caches, self.rules, n)
-            .templates_below(self.templates_below)
+            .with_templates(self.templates)
             .reporting_to(&self.live)
             .with_proofs(self.proofs.as_ref())
     }

@@ -120,8 +120,8 @@ pub(crate) struct Search<'a> {
     /// When set, this search is one worker of a shared proof (its marks and its number), and
     /// steers away from the nodes the other workers are in.
     shared: Option<(&'a Paths, usize)>,
-    /// The connections its analysis builds: every edge template, or those of the lower rows
-    /// for the template finder ([`super::Solver::with_templates_below`]).
+    /// The connections its analysis builds: every edge template, or those the template finder
+    /// relies on ([`super::Solver::with_templates`]).
     connections: Proves,
 }
 
@@ -176,10 +176,10 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The same search, its connections built with the edge templates of the rows below `row`
+    /// The same search, its connections built with the edge templates `templates` names
     /// only.
-    pub fn templates_below(mut self, row: i8) -> Search<'a> {
-        self.connections = Proves::Connections { below: row };
+    pub(crate) fn with_templates(mut self, templates: Proves) -> Search<'a> {
+        self.connections = templates;
         self
     }
 

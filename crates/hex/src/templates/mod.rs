@@ -28,12 +28,15 @@ pub(crate) use placement::for_board;
 
 use crate::HexError;
 
-/// An edge template: the stone on (0, `row`), the carrier `cells` (see the module's
-/// coordinates), sorted.
+/// An edge template: the stone on (0, `row`), the player's other stones `stones` it needs
+/// (none for most), the carrier `cells` (see the module's coordinates), each sorted.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Template {
     /// The stone's row (2 or more).
     pub row: i8,
+    /// The player's stones other than the stone (0, `row`) that the template needs: the
+    /// player holds them as well, and the template joins the stone (0, `row`) to the edge.
+    pub stones: Vec<(i8, i8)>,
     /// The carrier, sorted.
     pub cells: Vec<(i8, i8)>,
 }
@@ -43,15 +46,15 @@ impl Template {
     /// (x, h) → (row − h − x, h), which keeps rows and the stone.
     #[must_use]
     pub fn mirror(&self) -> Template {
-        let mut cells: Vec<(i8, i8)> = self
-            .cells
-            .iter()
-            .map(|&(x, h)| (self.row - h - x, h))
-            .collect();
-        cells.sort_unstable();
+        let image = |set: &[(i8, i8)]| {
+            let mut out: Vec<(i8, i8)> = set.iter().map(|&(x, h)| (self.row - h - x, h)).collect();
+            out.sort_unstable();
+            out
+        };
         Template {
             row: self.row,
-            cells,
+            stones: image(&self.stones),
+            cells: image(&self.cells),
         }
     }
 
@@ -61,20 +64,27 @@ impl Template {
     pub fn canonical(self) -> Template {
         let mut t = self;
         t.cells.sort_unstable();
+        t.stones.sort_unstable();
         let m = t.mirror();
-        if m.cells < t.cells {
+        if (&m.cells, &m.stones) < (&t.cells, &t.stones) {
             m
         } else {
             t
         }
     }
 
-    /// The template drawn as text: `S` the stone, `*` the carrier, `.` other cells of the
-    /// bounding rows, a line of dashes for the edge; each row is shifted half a cell from the
-    /// one above it, as on a Hex board.
+    /// The template drawn as text: `S` the stone, `s` the player's other stones, `*` the
+    /// carrier, `.` other cells of the bounding rows, a line of dashes for the edge; each row is
+    /// shifted half a cell from the one above it, as on a Hex board.
     #[must_use]
     pub fn diagram(&self) -> String {
-        let all: Vec<(i8, i8)> = self.cells.iter().copied().chain([(0, self.row)]).collect();
+        let all: Vec<(i8, i8)> = self
+            .cells
+            .iter()
+            .chain(&self.stones)
+            .copied()
+            .chain([(0, self.row)])
+            .collect();
         let top = all.iter().map(|c| c.1).max().unwrap_or(self.row);
         // Column on the page, in half cells: lower rows sit half a cell to the left.
         let col = |(x, h): (i8, i8)| i32::from(2 * x + h);
@@ -91,6 +101,8 @@ impl Template {
                 for x in first..=last {
                     let mark = if (x, h) == (0, self.row) {
                         'S'
+                    } else if self.stones.contains(&(x, h)) {
+                        's'
                     } else if self.cells.contains(&(x, h)) {
                         '*'
                     } else {
@@ -111,10 +123,15 @@ impl Template {
     }
 }
 
-/// The order of the list: by row, then carrier size, then cells.
+/// The order of the list: by row, then the number of other stones, carrier size, cells and
+/// other stones.
 impl Ord for Template {
     fn cmp(&self, other: &Template) -> std::cmp::Ordering {
-        (self.row, self.cells.len(), &self.cells).cmp(&(other.row, other.cells.len(), &other.cells))
+        let sizes = |t: &Template| (t.row, t.stones.len(), t.cells.len());
+        sizes(self)
+            .cmp(&sizes(other))
+            .then_with(|| self.cells.cmp(&other.cells))
+            .then_with(|| self.stones.cmp(&other.stones))
     }
 }
 
@@ -131,10 +148,22 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// How the list's comments, and `zermelo hex templates`, name the templates of row `row` with
+/// `stones` other stones: `row 4`, `row 4 with a second stone`.
+#[must_use]
+pub fn kind(row: i8, stones: usize) -> String {
+    match stones {
+        0 => format!("row {row}"),
+        1 => format!("row {row} with a second stone"),
+        k => format!("row {row} with {k} more stones"),
+    }
+}
+
 /// The list as text, the committed file's format:
 ///
 /// - lines starting with `#` are comments (the diagram of each template is one);
-/// - `template ROW X,H X,H ...` is a template: its stone's row and its carrier's cells;
+/// - `template ROW X,H X,H ...` is a template: its stone's row and its carrier's cells,
+///   followed by `with X,H ...`, the player's other stones, for a template that needs them;
 /// - the last line is `checksum HEX`, the FNV-1a 64-bit hash of every byte before it.
 ///
 /// Each template is listed once, the mirror image of each being a template as well.
@@ -144,24 +173,39 @@ pub fn to_text(templates: &[Template], command: &str) -> String {
         "# zermelo edge templates, generated by `{command}`.\n\
          # One line `template ROW X,H ...` per template: the stone is (0, ROW), the carrier's cells\n\
          # follow, each (X, H) with H its row from the edge (1 touches it) and neighbours\n\
-         # (X±1, H), (X, H±1), (X+1, H−1), (X−1, H+1). Mirror images ((X, H) → (ROW−H−X, H))\n\
+         # (X±1, H), (X, H±1), (X+1, H−1), (X−1, H+1); `with X,H ...` ends the line of a template\n\
+         # that needs other stones of the player's (drawn s). Mirror images ((X, H) → (ROW−H−X, H))\n\
          # are templates too and are not listed. The last line checksums the text before it.\n"
     );
     for row in 2..=templates.iter().map(|t| t.row).max().unwrap_or(1) {
-        let count = templates.iter().filter(|t| t.row == row).count();
-        out.push_str(&format!("# row {row}: {count} templates\n"));
+        for stones in 0..=templates.iter().map(|t| t.stones.len()).max().unwrap_or(0) {
+            let count = templates
+                .iter()
+                .filter(|t| t.row == row && t.stones.len() == stones)
+                .count();
+            out.push_str(&format!("# {}: {count} templates\n", kind(row, stones)));
+        }
     }
     for t in templates {
         out.push_str(&format!(
-            "#\n# row {}, carrier of {} cells:\n",
-            t.row,
+            "#\n# {}, carrier of {} cells:\n",
+            kind(t.row, t.stones.len()),
             t.cells.len()
         ));
         for line in t.diagram().lines() {
             out.push_str(&format!("#   {line}\n").replace("#   \n", "#\n"));
         }
-        let cells: Vec<String> = t.cells.iter().map(|(x, h)| format!("{x},{h}")).collect();
-        out.push_str(&format!("template {} {}\n", t.row, cells.join(" ")));
+        let list = |set: &[(i8, i8)]| {
+            set.iter()
+                .map(|(x, h)| format!(" {x},{h}"))
+                .collect::<String>()
+        };
+        let with = if t.stones.is_empty() {
+            String::new()
+        } else {
+            format!(" with{}", list(&t.stones))
+        };
+        out.push_str(&format!("template {}{}{with}\n", t.row, list(&t.cells)));
     }
     let sum = fnv1a(out.as_bytes());
     out.push_str(&format!("checksum {sum:016x}\n"));
@@ -169,7 +213,8 @@ pub fn to_text(templates: &[Template], command: &str) -> String {
 }
 
 /// Reads a list written by [`to_text`], checking its checksum and each entry's form (the
-/// stone on row 2 or more, carrier cells on rows 1 and up, not the stone, no repeats).
+/// stone on row 2 or more, carrier cells and other stones on rows 1 and up, not the stone, no
+/// repeats).
 ///
 /// # Errors
 /// [`HexError::BadTemplates`] for a line that is not of the format or a wrong checksum.
@@ -202,20 +247,33 @@ pub fn parse(text: &str) -> Result<Vec<Template>, HexError> {
             .and_then(|w| w.parse().ok())
             .filter(|&r| (2..=20).contains(&r))
             .ok_or_else(|| at("the row is not a number from 2 to 20"))?;
-        let mut cells = Vec::new();
+        let (mut cells, mut stones) = (Vec::new(), Vec::new());
+        let mut in_stones = false;
         for w in words {
+            if w == "with" && !in_stones {
+                in_stones = true;
+                continue;
+            }
             let cell = w
                 .split_once(',')
                 .and_then(|(x, h)| Some((x.parse::<i8>().ok()?, h.parse::<i8>().ok()?)))
                 .filter(|&(x, h)| (1..=40).contains(&h) && (-40..=40).contains(&x))
                 .ok_or_else(|| at("a cell is not X,H with H from 1 to 40"))?;
-            if cell == (0, row) || cells.contains(&cell) {
-                return Err(at("a carrier cell is the stone or repeated"));
+            if cell == (0, row) || cells.contains(&cell) || stones.contains(&cell) {
+                return Err(at("a cell is the stone or repeated"));
             }
-            cells.push(cell);
+            if in_stones {
+                stones.push(cell);
+            } else {
+                cells.push(cell);
+            }
+        }
+        if in_stones && stones.is_empty() {
+            return Err(at("no stone after 'with'"));
         }
         cells.sort_unstable();
-        out.push(Template { row, cells });
+        stones.sort_unstable();
+        out.push(Template { row, stones, cells });
     }
     Ok(out)
 }
@@ -229,6 +287,14 @@ pub fn parse(text: &str) -> Result<Vec<Template>, HexError> {
 /// that it holds took 1,881 s and 145 million positions in memory, before its mirror image and
 /// minimality. So it is left out.
 pub const MAX_CELLS: usize = 36;
+
+/// The largest carrier the committed list keeps for a template with a second stone. The tests'
+/// minimax re-proves each of those up to 23 cells in under half a second, but of the fifth
+/// row's 48 larger ones (24 to 29 cells), one took 98 s to be shown to hold and two more than
+/// two minutes each. The search does as well without them: 8x8 after b1 on one thread took
+/// 148,225 nodes and 35.8 s with the list cut here, 254,836 nodes and 46.7 s with all 71 of
+/// the fifth row's (after d5, 13,650 nodes against 12,554).
+pub const MAX_CELLS_WITH_STONES: usize = 23;
 
 /// The committed list (`crates/hex/data/edge-templates.txt`), read once.
 pub fn committed() -> &'static [Template] {

@@ -19,18 +19,27 @@ use crate::{Bitboard, Geometry, MAX_SIZE};
 /// without them, 113,675 with them.)
 const MIN_ROW: i8 = 3;
 
+/// A template placed on a board: its row, the cells of the player's other stones it needs
+/// (none for most), and its carrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Placed {
+    pub(crate) row: i8,
+    pub(crate) stones: Bitboard,
+    pub(crate) carrier: Bitboard,
+}
+
 /// The placements of the committed templates on one board size.
 pub(crate) struct BoardTemplates {
-    /// Indexed by edge (north, south, west, east) and then cell: the rows and carriers of the
-    /// templates from that cell to that edge.
-    carriers: [Vec<Vec<(i8, Bitboard)>>; 4],
+    /// Indexed by edge (north, south, west, east) and then cell: the templates from that cell
+    /// to that edge.
+    placed: [Vec<Vec<Placed>>; 4],
 }
 
 impl BoardTemplates {
     fn new(n: usize, templates: &[Template]) -> BoardTemplates {
         let g = Geometry::of(n);
         let cells = n * n;
-        let mut north = vec![Vec::new(); cells];
+        let mut north: Vec<Vec<Placed>> = vec![Vec::new(); cells];
         for t in templates.iter().filter(|t| t.row >= MIN_ROW) {
             for t in [t.clone(), t.mirror()] {
                 let y = t.row as usize - 1;
@@ -38,16 +47,24 @@ impl BoardTemplates {
                     continue;
                 }
                 for x0 in 0..n {
-                    let carrier = t.cells.iter().try_fold(Bitboard::EMPTY, |m, &(x, h)| {
-                        let x = x0 as i64 + i64::from(x);
-                        let y = i64::from(h) - 1;
-                        let inside = (0..n as i64).contains(&x) && (0..n as i64).contains(&y);
-                        inside.then(|| m.with(y as usize * n + x as usize))
-                    });
-                    if let Some(c) = carrier {
-                        let list: &mut Vec<(i8, Bitboard)> = &mut north[y * n + x0];
-                        if !list.contains(&(t.row, c)) {
-                            list.push((t.row, c));
+                    let on_board = |set: &[(i8, i8)]| {
+                        set.iter().try_fold(Bitboard::EMPTY, |m, &(x, h)| {
+                            let x = x0 as i64 + i64::from(x);
+                            let y = i64::from(h) - 1;
+                            let inside = (0..n as i64).contains(&x) && (0..n as i64).contains(&y);
+                            inside.then(|| m.with(y as usize * n + x as usize))
+                        })
+                    };
+                    if let (Some(stones), Some(carrier)) = (on_board(&t.stones), on_board(&t.cells))
+                    {
+                        let list = &mut north[y * n + x0];
+                        let p = Placed {
+                            row: t.row,
+                            stones,
+                            carrier,
+                        };
+                        if !list.contains(&p) {
+                            list.push(p);
                         }
                     }
                 }
@@ -61,7 +78,14 @@ impl BoardTemplates {
                 let to = f(Bitboard::single(s))
                     .first()
                     .expect("a cell maps to a cell");
-                out[to] = list.iter().map(|&(row, c)| (row, f(c))).collect();
+                out[to] = list
+                    .iter()
+                    .map(|p| Placed {
+                        row: p.row,
+                        stones: f(p.stones),
+                        carrier: f(p.carrier),
+                    })
+                    .collect();
             }
             out
         };
@@ -69,17 +93,17 @@ impl BoardTemplates {
         let west = map(&|b| g.transpose(b));
         let east = map(&|b| g.transpose(g.rotate(b)));
         BoardTemplates {
-            carriers: [north, south, west, east],
+            placed: [north, south, west, east],
         }
     }
 
-    /// The rows and carriers of the templates from cell `c` to `edge`, which must be one of
-    /// the board's four edges (`g`'s masks); none for anything else.
-    pub(crate) fn carriers(&self, g: &Geometry, edge: Bitboard, c: usize) -> &[(i8, Bitboard)] {
+    /// The templates from cell `c` to `edge`, which must be one of the board's four edges
+    /// (`g`'s masks); none for anything else.
+    pub(crate) fn at(&self, g: &Geometry, edge: Bitboard, c: usize) -> &[Placed] {
         let which = [g.north, g.south, g.west, g.east]
             .iter()
             .position(|&e| e == edge);
-        which.map_or(&[], |e| &self.carriers[e][c])
+        which.map_or(&[], |e| &self.placed[e][c])
     }
 }
 
@@ -94,8 +118,8 @@ pub(crate) fn for_board(n: usize) -> &'static BoardTemplates {
 mod tests {
     use super::*;
 
-    /// The carriers of `size` cells of the templates of row `row` placed on each edge of an
-    /// n x n board.
+    /// The carriers of `size` cells of the single-stone templates of row `row` placed on each
+    /// edge of an n x n board.
     fn placed(n: usize, row: i8, size: u32) -> Vec<Vec<Bitboard>> {
         let g = Geometry::of(n);
         let placed = for_board(n);
@@ -103,9 +127,9 @@ mod tests {
             .iter()
             .map(|&edge| {
                 (0..n * n)
-                    .flat_map(|c| placed.carriers(g, edge, c))
-                    .filter(|&&(r, carrier)| r == row && carrier.count() == size)
-                    .map(|&(_, carrier)| carrier)
+                    .flat_map(|c| placed.at(g, edge, c))
+                    .filter(|p| p.row == row && p.stones.is_empty() && p.carrier.count() == size)
+                    .map(|p| p.carrier)
                     .collect()
             })
             .collect()

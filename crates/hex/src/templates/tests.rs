@@ -55,7 +55,7 @@ impl Minimax {
             .map(|&(x, h)| {
                 lower
                     .iter()
-                    .filter(|t| t.row == h && h < row)
+                    .filter(|t| t.row == h && h < row && t.stones.is_empty())
                     .flat_map(|t| [t.clone(), t.mirror()])
                     .filter_map(|t| {
                         t.cells.iter().try_fold(0u64, |m, &(cx, ch)| {
@@ -334,11 +334,14 @@ enum Known {
     OpenAt(u32),
 }
 
-/// Whether the player, second to move, joins the stone of row `row` to the edge inside
-/// `cells`, given `lower`, templates of lower rows proven already (each with its mirror).
-fn holds(row: i8, cells: &[(i8, i8)], lower: &[Template]) -> bool {
+/// Whether the player, second to move, joins the stone of `t` to the edge inside its carrier,
+/// holding its other stones, given `lower`, single-stone templates of lower rows proven
+/// already (each with its mirror).
+fn holds(t: &Template, lower: &[Template]) -> bool {
+    let cells: Vec<(i8, i8)> = t.cells.iter().chain(&t.stones).copied().collect();
+    let mine = (t.cells.len()..cells.len()).fold(0u64, |m, i| m | 1 << i);
     matches!(
-        Minimax::new(row, cells, lower).value(0, 0, true),
+        Minimax::new(t.row, &cells, lower).value(mine, 0, true),
         Value::Win(_)
     )
 }
@@ -413,7 +416,7 @@ fn committed_list_reads_and_its_checksum_holds() {
     let list = parse(COMMITTED).expect("the committed list reads");
     assert!(!list.is_empty());
     let rows = list.iter().map(|t| t.row).max().unwrap_or(2);
-    let command = format!("zermelo hex templates --max-row {rows} --max-cells {MAX_CELLS}");
+    let command = format!("zermelo hex templates --max-row {rows} --max-cells {MAX_CELLS} --max-cells-with-stones {MAX_CELLS_WITH_STONES}");
     assert_eq!(to_text(&list, &command), COMMITTED);
     let mut broken = COMMITTED.replacen("template 3", "template 4", 1);
     assert!(
@@ -425,27 +428,38 @@ fn committed_list_reads_and_its_checksum_holds() {
 }
 
 /// Every committed template that `which` picks holds, by the tests' own minimax, with the
-/// committed templates of the rows below as lower templates (each row's proofs use only the
-/// rows below it, which the tests prove too), and each with one carrier cell taken by the
-/// opponent fails: it is minimal. Returns how many were checked.
+/// committed single-stone templates of the rows below as lower templates (each row's proofs
+/// use only the rows below it, which the tests prove too); each with one carrier cell taken by
+/// the opponent fails: it is minimal; and each with one of its other stones taken by the
+/// opponent fails: it needs them. Returns how many were checked.
 fn check(which: impl Fn(&Template) -> bool) -> usize {
     let list = committed();
     let mut checked = 0;
     for t in list.iter().filter(|t| which(t)) {
-        let proven: Vec<Template> = list.iter().filter(|l| l.row < t.row).cloned().collect();
-        assert!(holds(t.row, &t.cells, &proven), "{}", t.diagram());
-        assert!(
-            holds(t.row, &t.mirror().cells, &proven),
-            "mirror of\n{}",
-            t.diagram()
-        );
+        let proven: Vec<Template> = list
+            .iter()
+            .filter(|l| l.row < t.row && l.stones.is_empty())
+            .cloned()
+            .collect();
+        assert!(holds(t, &proven), "{}", t.diagram());
+        assert!(holds(&t.mirror(), &proven), "mirror of\n{}", t.diagram());
         for i in 0..t.cells.len() {
-            let mut less = t.cells.clone();
-            less.remove(i);
+            let mut less = t.clone();
+            less.cells.remove(i);
             assert!(
-                !holds(t.row, &less, &proven),
+                !holds(&less, &proven),
                 "still holds without {:?}:\n{}",
                 t.cells[i],
+                t.diagram()
+            );
+        }
+        for i in 0..t.stones.len() {
+            let mut less = t.clone();
+            less.stones.remove(i);
+            assert!(
+                !holds(&less, &proven),
+                "still holds without the stone {:?}:\n{}",
+                t.stones[i],
                 t.diagram()
             );
         }
@@ -458,7 +472,7 @@ fn check(which: impl Fn(&Template) -> bool) -> usize {
 #[test]
 fn the_templates_of_rows_2_to_4_hold_and_are_minimal() {
     assert_eq!(
-        check(|t| t.row <= 4 && t.cells.iter().all(|c| c.1 <= t.row)),
+        check(|t| t.row <= 4 && t.stones.is_empty() && t.cells.iter().all(|c| c.1 <= t.row)),
         5
     );
 }
@@ -473,18 +487,39 @@ fn the_fourth_row_template_of_31_cells_holds_and_is_minimal() {
 /// The fifth row's template, the largest, in a test of its own (about 45 s).
 #[test]
 fn the_fifth_row_template_holds_and_is_minimal() {
-    assert_eq!(check(|t| t.row == 5), 1);
+    assert_eq!(check(|t| t.row == 5 && t.stones.is_empty()), 1);
+}
+
+/// The templates of rows 4 with a second stone hold, are minimal and need the second stone.
+#[test]
+fn the_fourth_row_templates_with_a_second_stone_hold_and_are_minimal() {
+    assert_eq!(check(|t| t.row == 4 && !t.stones.is_empty()), 41);
+}
+
+/// The templates of row 5 with a second stone hold, are minimal and need the second stone.
+#[test]
+fn the_fifth_row_templates_with_a_second_stone_hold_and_are_minimal() {
+    assert_eq!(check(|t| t.row == 5 && !t.stones.is_empty()), 23);
+}
+
+/// No template of rows 2 and 3 with a second stone is kept: the connection engine derives
+/// each of them from the single-stone templates.
+#[test]
+fn the_low_rows_need_no_second_stone() {
+    assert!(committed()
+        .iter()
+        .all(|t| t.row >= 4 || t.stones.is_empty()));
 }
 
 /// The finder reproduces the committed list byte for byte.
 #[test]
 fn finder_reproduces_the_committed_list() {
     let rows = committed().iter().map(|t| t.row).max().unwrap_or(2);
-    let found = find(rows, MAX_CELLS, |_, _, _| {}).unwrap();
+    let found = find(rows, [MAX_CELLS, MAX_CELLS_WITH_STONES], |_, _, _, _| {}).unwrap();
     assert_eq!(
         to_text(
             &found,
-            &format!("zermelo hex templates --max-row {rows} --max-cells {MAX_CELLS}")
+            &format!("zermelo hex templates --max-row {rows} --max-cells {MAX_CELLS} --max-cells-with-stones {MAX_CELLS_WITH_STONES}")
         ),
         COMMITTED
     );
@@ -492,7 +527,7 @@ fn finder_reproduces_the_committed_list() {
 
 /// A template drawn as the literature draws it: rows from the stone's down to row 1, each
 /// shifted half a cell left of the one above, as [`Template::diagram`] draws them: `S` the
-/// stone, `*` the carrier, `.` a cell outside it.
+/// stone, `s` another stone of the player's, `*` the carrier, `.` a cell outside it.
 fn drawn(rows: &[&str]) -> Template {
     let top = rows.len() as i8;
     let mut stone = None;
@@ -512,16 +547,23 @@ fn drawn(rows: &[&str]) -> Template {
         }
     }
     let (sx2, row) = stone.expect("a stone");
-    let cells = marks
-        .iter()
-        .filter(|(_, ch)| *ch == '*')
-        .map(|&((x2, h), _)| {
-            let dx2 = x2 - sx2;
-            assert!(dx2 % 2 == 0, "cells on the grid");
-            (dx2 / 2, h)
-        })
-        .collect();
-    Template { row, cells }.canonical()
+    let of = |mark: char| {
+        marks
+            .iter()
+            .filter(|(_, ch)| *ch == mark)
+            .map(|&((x2, h), _)| {
+                let dx2 = x2 - sx2;
+                assert!(dx2 % 2 == 0, "cells on the grid");
+                (dx2 / 2, h)
+            })
+            .collect()
+    };
+    Template {
+        row,
+        stones: of('s'),
+        cells: of('*'),
+    }
+    .canonical()
 }
 
 /// The templates HexWiki lists for rows 2 and 3 (the bridge to the edge, the ziggurat IIIa,
@@ -537,7 +579,8 @@ fn the_literature_templates_of_rows_2_and_3_are_found() {
 
 /// A template drawn as Benzene's `share/vc-patterns.txt` draws its "complete" patterns: rows
 /// from the farthest from the edge down to row 1, each shifted half a cell right of the one
-/// above, `E` the stone, `*` the carrier, `.` a cell outside it. Each line padded to one width
+/// above, `E` the stone, `B` another stone of the player's, `*` the carrier, `.` a cell
+/// outside it. Each line padded to one width
 /// and read backwards is the mirror image drawn as [`drawn`] reads it, which
 /// [`Template::canonical`] makes the same entry.
 fn benzene(rows: &[&str]) -> Template {
@@ -550,6 +593,7 @@ fn benzene(rows: &[&str]) -> Template {
                 .rev()
                 .collect::<String>()
                 .replace('E', "S")
+                .replace('B', "s")
         })
         .collect();
     drawn(&mirrored.iter().map(String::as_str).collect::<Vec<_>>())
@@ -591,4 +635,117 @@ fn benzenes_templates_of_rows_4_and_5_are_found() {
     let fourth = find_in(Region::for_row(4)).unwrap();
     assert!(fourth.contains(&dk4_14), "the finder misses dk4-14");
     assert!(fourth.contains(&dk4_16), "the finder misses dk4-16");
+}
+
+/// Benzene's templates of rows 4 and 5 with one stone more (from its `share/vc-patterns.txt`,
+/// transcribed as drawn there) are in the committed list, but for two that reach three and four
+/// cells beyond the stone's cone on one side, outside the finder's region for a second stone
+/// (two cells a side).
+#[test]
+fn benzenes_templates_with_a_second_stone_are_found() {
+    let found = [
+        (
+            "dk4-3",
+            vec![". . E B", " . * * *", "  . * * *", "   * * * *"],
+        ),
+        (
+            "dk4-6",
+            vec![". . E * .", " . B * * *", "  . * * * *", "   * * * * *"],
+        ),
+        (
+            "dk4-9",
+            vec![
+                ". . . E * B",
+                " . . * * * *",
+                "  . * * * * *",
+                "   * * * * * *",
+            ],
+        ),
+        (
+            "dk5-6",
+            vec![
+                ". . . . E B .",
+                " . . . * * * .",
+                "  . . * * * * *",
+                "   . * * * * * *",
+                "    * * * * * * *",
+            ],
+        ),
+        (
+            "dk5-11",
+            vec![
+                ". . . . * E",
+                " . . . * * B",
+                "  . . * * * *",
+                "   . * * * * *",
+                "    * * * * * *",
+            ],
+        ),
+        (
+            "dk5-12",
+            vec![
+                ". . . . E * *",
+                " . . . * * * B",
+                "  . . * * * * *",
+                "   . * * * * * *",
+                "    * * * * * * *",
+            ],
+        ),
+        (
+            "dk5-19",
+            vec![
+                ". . . . . * E",
+                " . . . * * * *",
+                "  . . B * * * *",
+                "   . * * * * * *",
+                "    * * * * * * *",
+            ],
+        ),
+        (
+            "dk5-20",
+            vec![
+                ". . . . * E",
+                " . . . B * *",
+                "  . . * * * *",
+                "   . * * * * *",
+                "    * * * * * *",
+            ],
+        ),
+        (
+            "dk5-21",
+            vec![
+                ". . . . . . E .",
+                " . . . . * * * .",
+                "  . . * * * * B *",
+                "   . * * * * * * *",
+                "    * * . * * * * *",
+            ],
+        ),
+    ];
+    let outside = [
+        vec![
+            ". . . E * . .",
+            " . . B * * * .",
+            "  . * * * * * *",
+            "   . * * * * * *",
+            "    * * * * * * *",
+        ],
+        vec![
+            ". . . E * * . .",
+            " . . * * * B * *",
+            "  . * * * * * * *",
+            "   * * * * * * * *",
+            "    * * * * * * * *",
+        ],
+    ];
+    let list = committed();
+    for (name, rows) in &found {
+        let t = benzene(rows);
+        assert_eq!(t.stones.len(), 1, "{name}");
+        assert!(list.contains(&t), "{name} missing:\n{}", t.diagram());
+    }
+    for rows in &outside {
+        let t = benzene(rows);
+        assert!(!list.contains(&t), "{}", t.diagram());
+    }
 }
