@@ -517,11 +517,8 @@ impl<C: Cells> Points<C> {
             for (p, cells) in sources {
                 for s in cells.cells() {
                     for t in placed.at(g, edge, s) {
-                        let others_held = if t.stones.is_empty() {
-                            true
-                        } else {
-                            with && t.stones & stones == t.stones
-                        };
+                        let others_held =
+                            t.stones.is_empty() || with && t.stones & stones == t.stones;
                         if t.row < below && others_held && t.carrier & open == t.carrier {
                             lists.add_full(p, edge_point, C::of(t.carrier & empty));
                         }

@@ -158,26 +158,30 @@ impl Board {
         })
     }
 
+    /// The board cells of a set of region cells.
+    fn board_cells(&self, set: u64) -> Bitboard {
+        self.on_board
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| set >> i & 1 == 1)
+            .fold(Bitboard::EMPTY, |b, (_, &c)| b.with(c))
+    }
+
     /// The position of the game inside `carrier` (a set of region cells), White to move.
     fn position(&self, carrier: u64) -> Result<Position, HexError> {
-        let mut free = Bitboard::EMPTY;
-        for (i, &c) in self.on_board.iter().enumerate() {
-            if carrier >> i & 1 == 1 {
-                free = free.with(c);
-            }
-        }
+        let free = self.board_cells(carrier);
         let white = Geometry::of(self.n).board.minus(self.black).minus(free);
         Position::from_setup(self.n, self.black, white, Player::White)
     }
 }
 
 /// Settles carriers by solving their positions, with one table for all of them.
-struct Prover {
-    board: Board,
-    solver: Solver,
+struct Prover<'a> {
+    board: &'a Board,
+    solver: &'a Solver,
 }
 
-impl Prover {
+impl Prover<'_> {
     /// Whether the player wins the game inside `carrier`.
     fn wins(&self, carrier: u64) -> Result<bool, HexError> {
         let p = self.board.position(carrier)?;
@@ -189,14 +193,14 @@ impl Prover {
 }
 
 /// Enumerates the minimal carriers of one region (see the module's documentation).
-struct Enumeration {
-    prover: Prover,
+struct Enumeration<'a> {
+    prover: Prover<'a>,
     found: Vec<u64>,
     lost: Vec<u64>,
     seen: HashSet<u64>,
 }
 
-impl Enumeration {
+impl Enumeration<'_> {
     /// Whether the carrier `c` wins, from the carriers found and lost so far when they decide.
     fn carrier_wins(&mut self, c: u64) -> Result<bool, HexError> {
         if self.found.iter().any(|&f| f & !c == 0) {
@@ -246,11 +250,7 @@ impl Enumeration {
 
 /// The minimal carriers of `board`'s game among the region cells `whole` (bits over the
 /// region's cells), each proven by `solver`.
-fn minimal_carriers(
-    board: Board,
-    whole: u64,
-    solver: Solver,
-) -> Result<(Board, Vec<u64>), HexError> {
+fn minimal_carriers(board: &Board, whole: u64, solver: &Solver) -> Result<Vec<u64>, HexError> {
     // Farthest cells from the stone first, so the first carriers found are compact ones.
     let stone = (0, board.row);
     let mut order: Vec<usize> = (0..board.cells.len())
@@ -264,7 +264,7 @@ fn minimal_carriers(
         seen: HashSet::new(),
     };
     e.all(whole, &order)?;
-    Ok((e.prover.board, e.found))
+    Ok(e.found)
 }
 
 /// A solver for the finder's games: one thread, the connection engine knowing `templates`.
@@ -304,7 +304,7 @@ pub fn find_in(region: Region) -> Result<Vec<Template>, HexError> {
         below: region.row,
         stones: false,
     };
-    let (board, found) = minimal_carriers(board, whole, solver(below)?)?;
+    let found = minimal_carriers(&board, whole, &solver(below)?)?;
     Ok(canonical_list(
         found
             .iter()
@@ -328,24 +328,22 @@ fn find_with_second_stone_in(region: Region) -> Result<Vec<Template>, HexError> 
         stones: false,
     };
     let mut out = Vec::new();
+    // One table for every second stone: its positions hold the second stone, so they differ.
+    let solver = solver(single)?;
     let cells = region.cells();
     for (i, &second) in cells.iter().enumerate().filter(|(_, c)| c.1 <= row) {
         let mut board = Board::new(region)?;
-        let at = board.on_board[i];
-        board.black = board.black.with(at);
-        let whole = (u64::MAX >> (64 - cells.len())) & !(1 << i);
-        let (board, found) = minimal_carriers(board, whole, solver(single)?)?;
         let g = Geometry::of(board.n);
+        board.black = board.black.with(board.on_board[i]);
         // A second stone on row 1 next to the stone joins it to the edge: no template.
         if !(g.flood(board.black & g.north, board.black) & g.south).is_empty() {
             continue;
         }
-        for m in found {
-            let empty = (0..cells.len())
-                .filter(|&j| m >> j & 1 == 1)
-                .fold(Bitboard::EMPTY, |b, j| b.with(board.on_board[j]));
+        let whole = (u64::MAX >> (64 - cells.len())) & !(1 << i);
+        for m in minimal_carriers(&board, whole, &solver)? {
             // The column joins the stone to the south edge, so a full connection between
             // Black's edges is one from the stone to the template's edge.
+            let empty = board.board_cells(m);
             if edge_connection(g, board.black, empty, g.north, g.south, single)
                 .full
                 .is_none()

@@ -443,23 +443,19 @@ fn check(which: impl Fn(&Template) -> bool) -> usize {
             .collect();
         assert!(holds(t, &proven), "{}", t.diagram());
         assert!(holds(&t.mirror(), &proven), "mirror of\n{}", t.diagram());
-        for i in 0..t.cells.len() {
+        // Each carrier cell, then each other stone, given to the opponent.
+        let without_cell = (0..t.cells.len()).map(|i| {
             let mut less = t.clone();
-            less.cells.remove(i);
+            (less.cells.remove(i), less)
+        });
+        let without_stone = (0..t.stones.len()).map(|i| {
+            let mut less = t.clone();
+            (less.stones.remove(i), less)
+        });
+        for (gone, less) in without_cell.chain(without_stone) {
             assert!(
                 !holds(&less, &proven),
-                "still holds without {:?}:\n{}",
-                t.cells[i],
-                t.diagram()
-            );
-        }
-        for i in 0..t.stones.len() {
-            let mut less = t.clone();
-            less.stones.remove(i);
-            assert!(
-                !holds(&less, &proven),
-                "still holds without the stone {:?}:\n{}",
-                t.stones[i],
+                "still holds without {gone:?}:\n{}",
                 t.diagram()
             );
         }
