@@ -1189,6 +1189,14 @@ impl<'a> Search<'a> {
                 self.keep_proof(node, proof);
                 return (INF, 0, proof);
             }
+            // Every child in the window refuted, children left that no estimate has reached:
+            // another worker refuted the window's last open children after the window was
+            // filled (the table read again above). The window moves on to those children
+            // first; judged now, the node's proof number would be infinite without a proof,
+            // and a root would come back unsolved from a search without a threshold.
+            if least.index == usize::MAX && !(unseen & open).is_empty() {
+                continue;
+            }
             if pn >= th_pn || dn >= th_dn || self.stopped() {
                 self.tt.store(
                     kb,
