@@ -1194,7 +1194,7 @@ impl<'a> Search<'a> {
             // filled (the table read again above). The window moves on to those children
             // first; judged now, the node's proof number would be infinite without a proof,
             // and a root would come back unsolved from a search without a threshold.
-            if least.index == usize::MAX && !(unseen & open).is_empty() {
+            if pn == INF && !(unseen & open).is_empty() {
                 continue;
             }
             if pn >= th_pn || dn >= th_dn || self.stopped() {

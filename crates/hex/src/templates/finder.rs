@@ -119,6 +119,7 @@ fn distance(a: (i8, i8), b: (i8, i8)) -> i8 {
 /// A second stone of the template's is a black stone on its region cell, which the carrier
 /// leaves out. It lies on the stone's row or below, so the only one of its cells next to the
 /// column, (1, row), is next to the stone too, and the argument stands with chains through it.
+#[derive(Clone)]
 struct Board {
     /// The stone's row.
     row: i8,
@@ -330,17 +331,17 @@ fn find_with_second_stone_in(region: Region) -> Result<Vec<Template>, HexError> 
     let mut out = Vec::new();
     // One table for every second stone: its positions hold the second stone, so they differ.
     let solver = solver(single)?;
-    let cells = region.cells();
-    for (i, &second) in cells.iter().enumerate().filter(|(_, c)| c.1 <= row) {
-        let mut board = Board::new(region)?;
-        let g = Geometry::of(board.n);
+    let base = Board::new(region)?;
+    let g = Geometry::of(base.n);
+    let whole = u64::MAX >> (64 - base.cells.len());
+    for (i, &second) in base.cells.iter().enumerate().filter(|(_, c)| c.1 <= row) {
+        let mut board = base.clone();
         board.black = board.black.with(board.on_board[i]);
         // A second stone on row 1 next to the stone joins it to the edge: no template.
         if !(g.flood(board.black & g.north, board.black) & g.south).is_empty() {
             continue;
         }
-        let whole = (u64::MAX >> (64 - cells.len())) & !(1 << i);
-        for m in minimal_carriers(&board, whole, &solver)? {
+        for m in minimal_carriers(&board, whole & !(1 << i), &solver)? {
             // The column joins the stone to the south edge, so a full connection between
             // Black's edges is one from the stone to the template's edge.
             let empty = board.board_cells(m);
