@@ -168,6 +168,10 @@ struct Pair<C> {
     fulls: [C; MAX_FULLS],
     full_len: u8,
     semi_len: u8,
+    /// The place of each full connection's entry in [`Lists::queue`], its turn at the AND
+    /// rule, or [`UNKNOWN_TURN`] if the place does not fit. (Two bytes keep the turns in the
+    /// fulls' cache line on boards up to 8x8.)
+    turns: [u16; MAX_FULLS],
     /// The key of each semi connection.
     keys: [u8; MAX_SEMIS],
     /// The carrier of each semi connection, its key included.
@@ -183,13 +187,33 @@ struct Lists<C> {
     /// For each point, the points it has a full connection with an empty carrier: no other
     /// connection between them is ever kept.
     touching: Vec<u128>,
-    /// Full connections waiting for the AND rule, (x, y, carrier), in the order found.
+    /// Full connections waiting for the AND rule, in the order found.
     /// (Taking the smallest carriers first was measured: more nodes on most 7x7 openings.)
-    queue: Vec<(u8, u8, C)>,
+    queue: Vec<Queued<C>>,
+    /// How many turns of the AND rule have begun (the place in `queue` of the one under way,
+    /// plus one; zero while the base connections are added).
+    turn: u32,
     /// Set once the two edges are fully connected: nothing more is needed.
     done: bool,
     /// Whether the OR rule keeps to pairings (see [`Proves::Pairings`]).
     pairings: bool,
+}
+
+/// A turn too late for [`Pair::turns`]: a full connection with this turn is joined with every
+/// other at its ends, as if none had had its turn yet.
+const UNKNOWN_TURN: u16 = u16::MAX;
+
+/// A full connection x–y waiting for its turn at the AND rule.
+#[derive(Clone, Copy)]
+struct Queued<C> {
+    x: u8,
+    y: u8,
+    carrier: C,
+    /// The first turn at which it was in its pair's list ([`Lists::turn`] when it was put
+    /// there), or `u32::MAX` if it was never put there (its list was full of smaller ones).
+    /// Every full whose turn came from then on, and is still kept, was joined with it then:
+    /// the AND rule at a turn reads every list at the turn's two ends.
+    since: u32,
 }
 
 /// The board seen as points: which cells each stands for.
@@ -205,24 +229,17 @@ struct Points<C> {
     point_of: [u8; POINTS],
 }
 
-/// Removes from the first `len` carriers of `list` (and the same places of `keys`, if given)
+/// Removes from the first `len` carriers of `list` (and the same places of `keys`)
 /// those whose bit is set in `drop`, each replaced by the last one kept, as a scan from the
 /// front would. Returns the new length.
 #[inline(always)]
-fn remove_marked<C: Copy>(
-    list: &mut [C],
-    mut keys: Option<&mut [u8]>,
-    len: usize,
-    drop: u32,
-) -> usize {
+fn remove_marked<C: Copy, K: Copy>(list: &mut [C], keys: &mut [K], len: usize, drop: u32) -> usize {
     let (mut n, mut drop, mut i) = (len, drop, 0);
     while drop >> i != 0 {
         if drop >> i & 1 == 1 {
             n -= 1;
             list[i] = list[n];
-            if let Some(k) = keys.as_deref_mut() {
-                k[i] = k[n];
-            }
+            keys[i] = keys[n];
             // The last carrier moves to i, its mark with it (i may be n itself).
             let last = drop >> n & 1;
             drop = (drop & !(1 << i)) | last << i;
@@ -263,6 +280,7 @@ impl<C: Cells> Lists<C> {
             linked: Vec::new(),
             touching: Vec::new(),
             queue: Vec::new(),
+            turn: 0,
             done: false,
             pairings: false,
         }
@@ -275,6 +293,7 @@ impl<C: Cells> Lists<C> {
                 fulls: [C::EMPTY; MAX_FULLS],
                 full_len: 0,
                 semi_len: 0,
+                turns: [0; MAX_FULLS],
                 keys: [0; MAX_SEMIS],
                 semis: [C::EMPTY; MAX_SEMIS],
             };
@@ -289,6 +308,7 @@ impl<C: Cells> Lists<C> {
         self.touching.clear();
         self.touching.resize(points, 0);
         self.queue.clear();
+        self.turn = 0;
         self.done = false;
         self.pairings = proves == Proves::Pairings;
     }
@@ -344,15 +364,24 @@ impl<C: Cells> Lists<C> {
             }
             supersets |= u32::from(c & carrier == carrier) << i;
         }
-        let n = remove_marked(&mut pair.fulls, None, n, supersets);
-        pair.full_len = place(&mut pair.fulls, n, carrier).1 as u8;
+        let n = remove_marked(&mut pair.fulls, &mut pair.turns, n, supersets);
+        let (at, n) = place(&mut pair.fulls, n, carrier);
+        pair.full_len = n as u8;
+        if let Some(i) = at {
+            pair.turns[i] = u16::try_from(self.queue.len()).unwrap_or(UNKNOWN_TURN);
+        }
         self.linked[x] |= 1 << y;
         self.linked[y] |= 1 << x;
         if carrier.is_empty() {
             self.touching[x] |= 1 << y;
             self.touching[y] |= 1 << x;
         }
-        self.queue.push((x as u8, y as u8, carrier));
+        self.queue.push(Queued {
+            x: x as u8,
+            y: y as u8,
+            carrier,
+            since: at.map_or(u32::MAX, |_| self.turn),
+        });
         self.done |= x + y == 1;
     }
 
@@ -416,7 +445,7 @@ impl<C: Cells> Lists<C> {
             self.add_full(x, y, full);
         }
         let pair = &mut self.pairs[p];
-        let n = remove_marked(&mut pair.semis, Some(&mut pair.keys), n, supersets);
+        let n = remove_marked(&mut pair.semis, &mut pair.keys, n, supersets);
         let (at, n) = place(&mut pair.semis, n, carrier);
         if let Some(i) = at {
             pair.keys[i] = key as u8;
@@ -651,17 +680,20 @@ fn between_as<C: Cells>(
 /// Applies the AND rule to every queued full connection until nothing new appears or the
 /// edges are fully connected.
 fn saturate<C: Cells>(points: &Points<C>, lists: &mut Lists<C>) {
-    let mut next = 0;
-    while next < lists.queue.len() && !lists.done {
-        let (x, y, carrier) = lists.queue[next];
-        next += 1;
-        and_rule(points, lists, x as usize, y as usize, carrier);
+    while (lists.turn as usize) < lists.queue.len() && !lists.done {
+        let full = lists.queue[lists.turn as usize];
+        lists.turn += 1;
+        and_rule(points, lists, full);
     }
 }
 
-/// The AND rule for a new full connection x–y: joined with every full connection from x or y
-/// whose carrier it does not meet.
-fn and_rule<C: Cells>(points: &Points<C>, lists: &mut Lists<C>, x: usize, y: usize, carrier: C) {
+/// The AND rule for a full connection x–y at its turn: joined with every full connection from
+/// x or y whose carrier it does not meet, unless that one's turn came while this one was in its
+/// list: that turn joined the two already.
+fn and_rule<C: Cells>(points: &Points<C>, lists: &mut Lists<C>, full: Queued<C>) {
+    let (x, y, carrier) = (usize::from(full.x), usize::from(full.y), full.carrier);
+    // This turn is `lists.turn - 1`; the turns from `full.since` on found this full kept.
+    let (since, turn) = (full.since, lists.turn - 1);
     for (mid, end) in [(x, y), (y, x)] {
         // The edges are never a midpoint. Through an edge (sound: the edge is the player's,
         // like a stone group) the engine would prove much more, but every pair of points near
@@ -683,9 +715,19 @@ fn and_rule<C: Cells>(points: &Points<C>, lists: &mut Lists<C>, x: usize, y: usi
             let z = others.trailing_zeros() as usize;
             others &= others - 1;
             let pair = &lists.pairs[lists.pair(mid, z)];
-            let (fulls, len) = (pair.fulls, pair.full_len as usize);
-            for &other in &fulls[..len] {
+            let (fulls, turns, len) = (pair.fulls, pair.turns, pair.full_len as usize);
+            for (&other, &at) in fulls[..len].iter().zip(&turns[..len]) {
                 if !(other & carrier).is_empty() || !(other & end_cell).is_empty() {
+                    continue;
+                }
+                // The other's turn, if it came while this full was kept, joined the two
+                // already: the tests above read the same from either end. Only a full pushed
+                // out of its list before that turn (by a smaller one, past the cap, or by a
+                // subset, which is joined in its place) misses the join: a lost join loses
+                // connections, never claims one. Against joining twice, the same connections
+                // in the same order, bar those, in less time.
+                let at = u32::from(at);
+                if since <= at && at < turn && at != u32::from(UNKNOWN_TURN) {
                     continue;
                 }
                 if mid_empty {
