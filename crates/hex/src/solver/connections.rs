@@ -694,6 +694,11 @@ fn and_rule<C: Cells>(points: &Points<C>, lists: &mut Lists<C>, full: Queued<C>)
     let (x, y, carrier) = (usize::from(full.x), usize::from(full.y), full.carrier);
     // This turn is `lists.turn - 1`; the turns from `full.since` on found this full kept.
     let (since, turn) = (full.since, lists.turn - 1);
+    // The points inside the carrier (empty cells) cannot be the far end.
+    let inside = carrier
+        .board()
+        .cells()
+        .fold(0u128, |m, c| m | 1 << points.point_of[c]);
     for (mid, end) in [(x, y), (y, x)] {
         // The edges are never a midpoint. Through an edge (sound: the edge is the player's,
         // like a stone group) the engine would prove much more, but every pair of points near
@@ -705,11 +710,6 @@ fn and_rule<C: Cells>(points: &Points<C>, lists: &mut Lists<C>, full: Queued<C>)
         }
         let mid_empty = points.is_empty >> mid & 1 == 1;
         let end_cell = points.cells[end];
-        // The points inside the carrier (empty cells) cannot be the far end.
-        let inside = carrier
-            .board()
-            .cells()
-            .fold(0u128, |m, c| m | 1 << points.point_of[c]);
         let mut others = lists.linked[mid] & !(1 << end) & !inside & !lists.touching[end];
         while others != 0 {
             let z = others.trailing_zeros() as usize;
