@@ -216,6 +216,15 @@ struct Queued<C> {
     since: u32,
 }
 
+impl<C> Queued<C> {
+    /// Whether this full, at turn `turn`, was joined already with a full of its lists whose
+    /// turn is `at` ([`Pair::turns`]): that turn came while this one was kept, and before now.
+    #[inline(always)]
+    fn joined_at(&self, at: u16, turn: u32) -> bool {
+        at != UNKNOWN_TURN && self.since <= u32::from(at) && u32::from(at) < turn
+    }
+}
+
 /// The board seen as points: which cells each stands for.
 struct Points<C> {
     /// Number of points: 0 and 1 the edges, then stone groups, then empty cells.
@@ -692,8 +701,8 @@ fn saturate<C: Cells>(points: &Points<C>, lists: &mut Lists<C>) {
 /// list: that turn joined the two already.
 fn and_rule<C: Cells>(points: &Points<C>, lists: &mut Lists<C>, full: Queued<C>) {
     let (x, y, carrier) = (usize::from(full.x), usize::from(full.y), full.carrier);
-    // This turn is `lists.turn - 1`; the turns from `full.since` on found this full kept.
-    let (since, turn) = (full.since, lists.turn - 1);
+    // This turn's place in the queue.
+    let turn = lists.turn - 1;
     // The points inside the carrier (empty cells) cannot be the far end.
     let inside = carrier
         .board()
@@ -708,7 +717,8 @@ fn and_rule<C: Cells>(points: &Points<C>, lists: &mut Lists<C>, full: Queued<C>)
         if mid < 2 {
             continue;
         }
-        let mid_empty = points.is_empty >> mid & 1 == 1;
+        // An empty midpoint is the key of the semis it makes.
+        let key = (points.is_empty >> mid & 1 == 1).then(|| points.cells[mid]);
         let end_cell = points.cells[end];
         let mut others = lists.linked[mid] & !(1 << end) & !inside & !lists.touching[end];
         while others != 0 {
@@ -726,15 +736,12 @@ fn and_rule<C: Cells>(points: &Points<C>, lists: &mut Lists<C>, full: Queued<C>)
                 // subset, which is joined in its place) misses the join: a lost join loses
                 // connections, never claims one. Against joining twice, the same connections
                 // in the same order, bar those, in less time.
-                let at = u32::from(at);
-                if since <= at && at < turn && at != u32::from(UNKNOWN_TURN) {
+                if full.joined_at(at, turn) {
                     continue;
                 }
-                if mid_empty {
-                    let key = points.cells[mid];
-                    lists.add_semi(end, z, key.first(), carrier | other | key);
-                } else {
-                    lists.add_full(end, z, carrier | other);
+                match key {
+                    Some(key) => lists.add_semi(end, z, key.first(), carrier | other | key),
+                    None => lists.add_full(end, z, carrier | other),
                 }
             }
         }
@@ -896,6 +903,25 @@ mod tests {
     /// beside d4, which touches Black's d5 and so the south edge, has three semis to that edge,
     /// keyed d4, b5 and c5, and all three pairs of them are kept as fulls, whatever order the
     /// semis come in (joined with the first disjoint semi only, one pair was missing).
+    /// A full skips, as joined already, exactly the fulls whose turn came while it was kept
+    /// and before its own: not those whose turn came before it was kept or comes after its
+    /// own, nor any when it was never kept, nor one whose turn did not fit.
+    #[test]
+    fn a_full_skips_the_joins_made_at_earlier_turns() {
+        let kept_from = |since| Queued {
+            x: 2,
+            y: 3,
+            carrier: 0u64,
+            since,
+        };
+        let full = kept_from(3);
+        let skipped: Vec<u16> = (0..10).filter(|&at| full.joined_at(at, 7)).collect();
+        assert_eq!(skipped, [3, 4, 5, 6]);
+        assert!((0..10).all(|at| !kept_from(u32::MAX).joined_at(at, 7)));
+        assert!(!kept_from(0).joined_at(UNKNOWN_TURN, u32::MAX));
+        assert!(kept_from(0).joined_at(UNKNOWN_TURN - 1, u32::MAX));
+    }
+
     #[test]
     fn every_disjoint_pair_of_semis_is_joined() {
         let g = Geometry::of(5);
