@@ -36,6 +36,7 @@
 use std::cell::RefCell;
 use std::ops::{BitAnd, BitOr};
 
+use super::sealed::{sealed, End};
 use crate::{templates, Bitboard, Geometry};
 
 /// The most full connections kept for one pair of points.
@@ -101,6 +102,11 @@ pub(crate) struct EdgeConnection {
     pub semi_carriers: [Bitboard; MAX_SEMIS],
     /// How many of `semi_carriers` are kept.
     pub semi_count: usize,
+    /// A sealed set of empty cells (see [`sealed`](super::sealed)), when the edges are not
+    /// fully connected and one of the player's full connections between two of their groups,
+    /// or a group and an edge, has a carrier the opponent's stones wall in: giving it to the
+    /// player leaves the value unchanged. Built for [`Proves::Connections`] only.
+    pub sealed: Option<Bitboard>,
 }
 
 /// A set of cells as a plain integer, one bit per cell, the form the engine keeps carriers in:
@@ -611,6 +617,12 @@ fn connect<C: Cells>(
             semi_carriers[semi_count] = c.board();
             semi_count += 1;
         }
+        let sealed = match (full, proves) {
+            (None, Proves::Connections { .. }) => {
+                sealed_carrier(g, &points, lists, (stones, empty), (a, b))
+            }
+            _ => None,
+        };
         EdgeConnection {
             full: full.map(C::board),
             semi,
@@ -618,8 +630,60 @@ fn connect<C: Cells>(
             keys,
             semi_carriers,
             semi_count,
+            sealed,
         }
     })
+}
+
+/// The first sealed set (see [`sealed`]) that a full connection of the player's gives, taking
+/// the pairs of points (an edge and a group, or two groups) in the order of their points and the
+/// fulls of a pair in the order kept.
+fn sealed_carrier<C: Cells>(
+    g: &Geometry,
+    points: &Points<C>,
+    lists: &Lists<C>,
+    (stones, empty): (Bitboard, Bitboard),
+    (a, b): (Bitboard, Bitboard),
+) -> Option<Bitboard> {
+    let groups = (points.is_empty.trailing_zeros() as usize).min(points.count);
+    if groups == 2 {
+        return None;
+    }
+    let (at_a, at_b) = (g.flood(a, stones), g.flood(b, stones));
+    let end = |p: usize| match p {
+        0 => End {
+            stones: at_a,
+            touch: a | g.neighbours(at_a),
+        },
+        1 => End {
+            stones: at_b,
+            touch: b | g.neighbours(at_b),
+        },
+        _ => End {
+            stones: points.cells[p].board(),
+            touch: g.neighbours(points.cells[p].board()),
+        },
+    };
+    for q in 2..groups {
+        for p in 0..q {
+            let free_rows = match p {
+                0 => b,
+                1 => a,
+                _ => a | b,
+            };
+            let ends = [end(p), end(q)];
+            for &carrier in lists.fulls(p, q) {
+                if carrier.is_empty() {
+                    continue;
+                }
+                let fill = sealed(g, (stones, empty), ends, free_rows, carrier.board());
+                if fill.is_some() {
+                    return fill;
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The connections the engine keeps between two of the player's points, for display.

@@ -13,6 +13,7 @@ mod permanent;
 mod proofs;
 mod report;
 mod resistance;
+mod sealed;
 mod search;
 mod shared;
 mod snapshot;

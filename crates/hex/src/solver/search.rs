@@ -276,6 +276,17 @@ impl<'a> Search<'a> {
     /// the mover, played in P: it wins whenever F is won with the opponent to move, which is
     /// how the mover's filled cells stand for "any move" when F is already connected.
     ///
+    /// Normal play, sealed sets: when the opponent's connections give a sealed set Z (the
+    /// `sealed` module: a full connection's carrier walled in by the mover's stones), the
+    /// moves are looked for outside Z. The position with Z given to the opponent has the same
+    /// winner, and a move outside Z wins in one exactly when it wins in the other. The rules
+    /// that prune dead, reversible and dominated moves, read in the position without Z, hold
+    /// in the one with Z: a cell dead or captured stays so with more of the opponent's
+    /// stones, and a dominator y of x outside Z is still at least as good (the positions
+    /// after y and after x are each worth their Z-filled forms); so a winning move outside Z
+    /// is kept. Z is left out only when a candidate is left, and not in a position that is its
+    /// own rotation, whose search keeps one move of each rotated pair.
+    ///
     /// Misère: a move that completes the mover's own connection loses at once, so it is never
     /// searched; a mover left with only such moves loses. And the parity of forbidden cells
     /// decides many positions: a player with a forbidden cell (one where their
@@ -452,6 +463,7 @@ impl<'a> Search<'a> {
                     let proof = cover(&other, threat, seed, empty);
                     return Analysis::Decided(false, None, proof | f.needs_theirs);
                 }
+                moves = without_sealed(g, &other, filled, moves);
                 // A stone on a dead cell is worth a pass, never more than another move.
                 let (black, white) = filled;
                 let alive = moves.minus(self.dead.find(black, white));
@@ -646,6 +658,16 @@ impl<'a> Search<'a> {
     /// - *Must-play region.* A move y outside the region of W's semi connections (in F)
     ///   misses the carrier C of one of them, with its key; with C in P, W takes the key in
     ///   F|P + y and is connected ([`cover`] adds the smallest such C for each y in P).
+    /// - *Sealed set* (the `sealed` module). When the analysis leaves out W's sealed set Z,
+    ///   Z is in P whole. L's stones outside Z keep W's carrier and the seal, so F|P and F|P
+    ///   with Z given to W have the same winner, and a move of L's outside Z wins in one
+    ///   exactly when in the other: L loses F|P once every move outside Z loses, and the
+    ///   moves of Z need no answer. (The rules below are read without Z and still hold: a
+    ///   reversible cell of F|P is reversible with Z given to W, dead cells staying dead with
+    ///   more of W's stones; so were a reversible move x to win F|P, it would win with Z
+    ///   given to W, where the theorem gives a winning move that is not reversible there,
+    ///   hence not in F|P, and outside Z.) Z is left out, here as in the analysis, unless it
+    ///   holds every candidate or the position is its own rotation.
     /// - *Dead cells.* A dead cell of F is dead in F|P, so L's stone there is worth W's
     ///   stone there, which is ≥ F|P + x for a losing move x of P: no cell needed.
     /// - *Dominated and reversible cells* ([`DeadCells::superior`]). The theorem there holds
@@ -688,10 +710,14 @@ impl<'a> Search<'a> {
             None => all,
         } & f.empty
             & other.must_play;
-        let left_out = f.empty.minus(candidates);
+        // The sealed set the analysis left out, kept whole (see `sealed`).
+        let kept = without_sealed(g, &other, (black, white), candidates);
+        let sealed = candidates.minus(kept);
+        let candidates = kept;
+        let left_out = f.empty.minus(candidates).minus(sealed);
         let inferior = candidates.minus(moves).minus(self.dead.find(black, white));
         let near = |set: Bitboard| set | g.neighbours(set);
-        let mut proof = seed | f.needs_theirs;
+        let mut proof = seed | f.needs_theirs | sealed;
         loop {
             let before = proof;
             proof = cover(&other, threat, proof, left_out);
@@ -1419,6 +1445,30 @@ fn cover(
     proof
 }
 
+/// Normal play: the mover's candidate moves `moves` (within the must-play region, after
+/// fill-in) without the opponent's sealed set (see `sealed`), the opponent's connections being
+/// `other` and the stones after fill-in `(black, white)`: the position with that set given to
+/// the opponent is worth the same, and a move of the mover's outside it wins in one exactly
+/// when it wins in the other. Left as they are when the set holds every candidate (the
+/// candidates then say nothing of the filled position's), or when the position is its own
+/// 180° rotation (its search keeps one move of each rotated pair, and the set need not be
+/// symmetric).
+fn without_sealed(
+    g: &Geometry,
+    other: &EdgeConnection,
+    (black, white): (Bitboard, Bitboard),
+    moves: Bitboard,
+) -> Bitboard {
+    let Some(sealed) = other.sealed else {
+        return moves;
+    };
+    let rest = moves.minus(sealed);
+    if rest.is_empty() || (g.rotate(black) == black && g.rotate(white) == white) {
+        return moves;
+    }
+    rest
+}
+
 /// The table entry of a position its analysis decides.
 #[inline(always)]
 fn decided(win: bool, best: Option<usize>) -> TtData {
@@ -1558,6 +1608,54 @@ mod tests {
         );
     }
 
+    /// Checks the search's proof sets on one position against exact values: its value is the
+    /// true one, the winner still wins with every empty cell outside the set the loser's, and
+    /// for each move x the opponent refutes with set P, every move outside P ∪ {x} loses.
+    /// Returns whether the set is smaller than every empty cell, and how many moves the
+    /// refutations ruled out.
+    fn proof_set_check(search: &Search, m: &mut Minimax, node: Node) -> (usize, usize) {
+        let g = search.g;
+        let over =
+            |v: Node| g.connects(v.black, g.north, g.south) || g.connects(v.white, g.west, g.east);
+        if over(node) {
+            return (0, 0);
+        }
+        let empty = g.board.minus(node.black | node.white);
+        let context = format!("{}x{} {node:?}", g.n, g.n);
+        let (win, proof) = search.proven(node);
+        assert_eq!(
+            win,
+            m.wins(node.black, node.white, node.black_to_move),
+            "{context}"
+        );
+        assert_eq!(proof.minus(empty), Bitboard::EMPTY, "{context}");
+        let rest = empty.minus(proof);
+        let (b, w) = match win != node.black_to_move {
+            true => (node.black | rest, node.white),
+            false => (node.black, node.white | rest),
+        };
+        let kept = m.wins(b, w, node.black_to_move);
+        assert_eq!(kept, win, "{context}: proof set {proof:?}");
+        let mut ruled_out = 0;
+        for x in empty.cells() {
+            let child = node.play(x);
+            if over(child) {
+                continue;
+            }
+            let (refuted, p) = search.proven(child);
+            if !refuted {
+                continue;
+            }
+            for y in empty.minus(p.with(x)).cells() {
+                let other = node.play(y);
+                let loses = m.wins(other.black, other.white, other.black_to_move);
+                assert!(loses, "{context}: move {x} refuted with {p:?}, {y} wins");
+                ruled_out += 1;
+            }
+        }
+        (usize::from(rest != Bitboard::EMPTY), ruled_out)
+    }
+
     /// Proof sets against exact values (memoised minimax, either side to move), normal play:
     /// the winner of a position still wins once every empty cell outside the proof set the
     /// search gives is the loser's, and for each move x the opponent refutes with proof set
@@ -1566,50 +1664,6 @@ mod tests {
     /// ten empty cells.
     #[test]
     fn proof_sets_hold_and_rule_out_only_losing_moves() {
-        // The sets found and the moves ruled out, for one position.
-        fn check(search: &Search, m: &mut Minimax, node: Node) -> (usize, usize) {
-            let g = search.g;
-            let over = |v: Node| {
-                g.connects(v.black, g.north, g.south) || g.connects(v.white, g.west, g.east)
-            };
-            if over(node) {
-                return (0, 0);
-            }
-            let empty = g.board.minus(node.black | node.white);
-            let context = format!("{}x{} {node:?}", g.n, g.n);
-            let (win, proof) = search.proven(node);
-            assert_eq!(
-                win,
-                m.wins(node.black, node.white, node.black_to_move),
-                "{context}"
-            );
-            assert_eq!(proof.minus(empty), Bitboard::EMPTY, "{context}");
-            let rest = empty.minus(proof);
-            let (b, w) = match win != node.black_to_move {
-                true => (node.black | rest, node.white),
-                false => (node.black, node.white | rest),
-            };
-            let kept = m.wins(b, w, node.black_to_move);
-            assert_eq!(kept, win, "{context}: proof set {proof:?}");
-            let mut ruled_out = 0;
-            for x in empty.cells() {
-                let child = node.play(x);
-                if over(child) {
-                    continue;
-                }
-                let (refuted, p) = search.proven(child);
-                if !refuted {
-                    continue;
-                }
-                for y in empty.minus(p.with(x)).cells() {
-                    let other = node.play(y);
-                    let loses = m.wins(other.black, other.white, other.black_to_move);
-                    assert!(loses, "{context}: move {x} refuted with {p:?}, {y} wins");
-                    ruled_out += 1;
-                }
-            }
-            (usize::from(rest != Bitboard::EMPTY), ruled_out)
-        }
         let (mut small, mut ruled_out) = (0, 0);
         let mut m4 = Minimax::new(4);
         let tt = TranspositionTable::with_megabytes(16).unwrap();
@@ -1622,7 +1676,7 @@ mod tests {
                     white,
                     black_to_move,
                 };
-                let (a, b) = check(&search, &mut m4, node);
+                let (a, b) = proof_set_check(&search, &mut m4, node);
                 (small, ruled_out) = (small + a, ruled_out + b);
             }
         }
@@ -1639,13 +1693,93 @@ mod tests {
                 white,
                 black_to_move: black.count() <= white.count(),
             };
-            let (a, b) = check(&search, &mut Minimax::new(5), node);
+            let (a, b) = proof_set_check(&search, &mut Minimax::new(5), node);
             (small, ruled_out, sampled) = (small + a, ruled_out + b, sampled + 1);
         }
         assert!(
             small > 1_000 && ruled_out > 10_000,
             "{small} sets smaller than every empty cell, {ruled_out} moves ruled out"
         );
+    }
+
+    /// Positions whose analysis leaves out the opponent's sealed set (see `sealed`), against
+    /// exact values (memoised minimax): the search's value is the true one, the proof set of
+    /// the win holds (the winner still wins with every empty cell outside it the loser's), and
+    /// every move that a refuted move's proof set rules out loses.
+    /// On 4x4 colourings (one in 101, either side to move) and random 5x5 positions with at
+    /// most eleven empty cells.
+    #[test]
+    fn sealed_sets_keep_the_value_and_the_proof_set() {
+        // Whether the analysis of `node` leaves the opponent's sealed set out, as
+        // `Search::analysis` decides it; if so, the position's proof sets are checked.
+        fn check(search: &Search, m: &mut Minimax, node: Node) -> bool {
+            let g = search.g;
+            let (black, white) = (node.black, node.white);
+            if g.connects(black, g.north, g.south) || g.connects(white, g.west, g.east) {
+                return false;
+            }
+            let (mine, theirs) = node.sides();
+            let empty = g.board.minus(black | white);
+            let (_, _, ta, tb) = search.edges(node.black_to_move);
+            let threats = g.winning_cells(theirs, empty, ta, tb);
+            let f = search.fill_in(mine, theirs, empty, node.black_to_move);
+            if threats.count() > 1 || g.connects(f.theirs, ta, tb) {
+                return false;
+            }
+            let other =
+                connections::edge_connection(g, f.theirs, f.empty, ta, tb, search.connections);
+            let candidates = match threats.is_empty() {
+                true => f.empty,
+                false => threats & f.empty,
+            } & other.must_play;
+            let filled = match node.black_to_move {
+                true => (f.mine, f.theirs),
+                false => (f.theirs, f.mine),
+            };
+            if other.full.is_some()
+                || candidates.is_empty()
+                || without_sealed(g, &other, filled, candidates) == candidates
+            {
+                return false;
+            }
+            proof_set_check(search, m, node);
+            true
+        }
+        let tt = TranspositionTable::with_megabytes(16).unwrap();
+        let caches = Caches::new(1, tt.max_capacity());
+        let mut hits = 0;
+        let search = Search::new(&tt, &caches, Rules::Normal, 4);
+        let mut m4 = Minimax::new(4);
+        for (black, white) in colourings(4, 101) {
+            for black_to_move in [true, false] {
+                let node = Node {
+                    black,
+                    white,
+                    black_to_move,
+                };
+                hits += usize::from(check(&search, &mut m4, node));
+            }
+        }
+        let search = Search::new(&tt, &caches, Rules::Normal, 5);
+        let mut m5 = Minimax::new(5);
+        let mut next = xorshift(0x5EA1_0DE5);
+        let mut sampled = 0;
+        while sampled < 300 {
+            let (black, white) = random_colouring(5, 5, &mut next);
+            if search.g.board.minus(black | white).count() > 11 {
+                continue;
+            }
+            for black_to_move in [true, false] {
+                let node = Node {
+                    black,
+                    white,
+                    black_to_move,
+                };
+                let hit = check(&search, &mut m5, node);
+                (hits, sampled) = (hits + usize::from(hit), sampled + usize::from(hit));
+            }
+        }
+        assert!(hits > 1_000, "{hits} positions leave a sealed set out");
     }
 
     /// A move on the key of one of the mover's semi pairings loses (misère): checked against
