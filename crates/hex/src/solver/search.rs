@@ -710,9 +710,13 @@ impl<'a> Search<'a> {
             None => all,
         } & f.empty
             & other.must_play;
-        // The sealed set the analysis left out, kept whole (see `sealed`).
+        // The sealed set the analysis left out, kept whole (see `sealed`): its carrier and
+        // seal must stand in the position with the cells outside the proof set given away.
         let kept = without_sealed(g, &other, (black, white), candidates);
-        let sealed = candidates.minus(kept);
+        let sealed = match (kept == candidates, other.sealed) {
+            (false, Some(z)) => z,
+            _ => Bitboard::EMPTY,
+        };
         let candidates = kept;
         let left_out = f.empty.minus(candidates).minus(sealed);
         let inferior = candidates.minus(moves).minus(self.dead.find(black, white));
