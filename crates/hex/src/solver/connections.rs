@@ -645,6 +645,7 @@ fn sealed_carrier<C: Cells>(
     (stones, empty): (Bitboard, Bitboard),
     (a, b): (Bitboard, Bitboard),
 ) -> Option<Bitboard> {
+    // The edges and the stone groups come before the empty cells among the points.
     let groups = (points.is_empty.trailing_zeros() as usize).min(points.count);
     if groups == 2 {
         return None;
@@ -666,16 +667,17 @@ fn sealed_carrier<C: Cells>(
     };
     for q in 2..groups {
         for p in 0..q {
+            let fulls = lists.fulls(p, q);
+            if fulls.iter().all(|c| c.is_empty()) {
+                continue;
+            }
             let free_rows = match p {
                 0 => b,
                 1 => a,
                 _ => a | b,
             };
             let ends = [end(p), end(q)];
-            for &carrier in lists.fulls(p, q) {
-                if carrier.is_empty() {
-                    continue;
-                }
+            for carrier in fulls.iter().filter(|c| !c.is_empty()) {
                 let fill = sealed(g, (stones, empty), ends, free_rows, carrier.board());
                 if fill.is_some() {
                     return fill;

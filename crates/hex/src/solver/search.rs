@@ -463,7 +463,7 @@ impl<'a> Search<'a> {
                     let proof = cover(&other, threat, seed, empty);
                     return Analysis::Decided(false, None, proof | f.needs_theirs);
                 }
-                moves = without_sealed(g, &other, filled, moves);
+                moves = without_sealed(g, &other, filled, moves).0;
                 // A stone on a dead cell is worth a pass, never more than another move.
                 let (black, white) = filled;
                 let alive = moves.minus(self.dead.find(black, white));
@@ -704,20 +704,9 @@ impl<'a> Search<'a> {
         if g.rotate(black) == black && g.rotate(white) == white {
             return all;
         }
-        let other = connections::edge_connection(g, f.theirs, f.empty, ta, tb, self.connections);
-        let candidates = match threat {
-            Some(_) => threats,
-            None => all,
-        } & f.empty
-            & other.must_play;
-        // The sealed set the analysis left out, kept whole (see `sealed`): its carrier and
+        // The sealed set the analysis left out is kept whole (see `sealed`): its carrier and
         // seal must stand in the position with the cells outside the proof set given away.
-        let kept = without_sealed(g, &other, (black, white), candidates);
-        let sealed = match (kept == candidates, other.sealed) {
-            (false, Some(z)) => z,
-            _ => Bitboard::EMPTY,
-        };
-        let candidates = kept;
+        let (other, candidates, sealed) = self.candidates(&f, threats, node.black_to_move);
         let left_out = f.empty.minus(candidates).minus(sealed);
         let inferior = candidates.minus(moves).minus(self.dead.find(black, white));
         let near = |set: Bitboard| set | g.neighbours(set);
@@ -732,6 +721,33 @@ impl<'a> Search<'a> {
                 return proof;
             }
         }
+    }
+
+    /// Normal play: the opponent's connections in the position after fill-in `f` (Black to
+    /// move if `black_to_move`), and the mover's candidate moves there as the analysis finds
+    /// them before its inferior-cell rules: the opponent's one connecting cell if `threats`
+    /// holds one, else every empty cell, within the must-play region and without the
+    /// opponent's sealed set; and that set, whole, when the candidates leave some of it out
+    /// (empty otherwise).
+    fn candidates(
+        &self,
+        f: &Filled,
+        threats: Bitboard,
+        black_to_move: bool,
+    ) -> (EdgeConnection, Bitboard, Bitboard) {
+        let g = self.g;
+        let (_, _, ta, tb) = self.edges(black_to_move);
+        let other = connections::edge_connection(g, f.theirs, f.empty, ta, tb, self.connections);
+        let candidates = match threats.is_empty() {
+            true => f.empty,
+            false => threats & f.empty,
+        } & other.must_play;
+        let filled = match black_to_move {
+            true => (f.mine, f.theirs),
+            false => (f.theirs, f.mine),
+        };
+        let (candidates, sealed) = without_sealed(g, &other, filled, candidates);
+        (other, candidates, sealed)
     }
 
     /// Colour symmetry of a position, the mover's stones `mine` and the opponent's `theirs`:
@@ -1451,9 +1467,10 @@ fn cover(
 
 /// Normal play: the mover's candidate moves `moves` (within the must-play region, after
 /// fill-in) without the opponent's sealed set (see `sealed`), the opponent's connections being
-/// `other` and the stones after fill-in `(black, white)`: the position with that set given to
-/// the opponent is worth the same, and a move of the mover's outside it wins in one exactly
-/// when it wins in the other. Left as they are when the set holds every candidate (the
+/// `other` and the stones after fill-in `(black, white)`, and the set itself when it took a
+/// candidate away (empty otherwise): the position with that set given to the opponent is
+/// worth the same, and a move of the mover's outside it wins in one exactly when it wins in
+/// the other. The moves are left as they are when the set holds every candidate (the
 /// candidates then say nothing of the filled position's), or when the position is its own
 /// 180° rotation (its search keeps one move of each rotated pair, and the set need not be
 /// symmetric).
@@ -1462,15 +1479,14 @@ fn without_sealed(
     other: &EdgeConnection,
     (black, white): (Bitboard, Bitboard),
     moves: Bitboard,
-) -> Bitboard {
-    let Some(sealed) = other.sealed else {
-        return moves;
-    };
-    let rest = moves.minus(sealed);
-    if rest.is_empty() || (g.rotate(black) == black && g.rotate(white) == white) {
-        return moves;
+) -> (Bitboard, Bitboard) {
+    let symmetric = g.rotate(black) == black && g.rotate(white) == white;
+    match other.sealed {
+        Some(z) if !symmetric && moves.minus(z) != moves && !moves.minus(z).is_empty() => {
+            (moves.minus(z), z)
+        }
+        _ => (moves, Bitboard::EMPTY),
     }
-    rest
 }
 
 /// The table entry of a position its analysis decides.
@@ -1612,6 +1628,15 @@ mod tests {
         );
     }
 
+    /// The position with these stones, Black to move and White to move.
+    fn both_to_move(black: Bitboard, white: Bitboard) -> [Node; 2] {
+        [true, false].map(|black_to_move| Node {
+            black,
+            white,
+            black_to_move,
+        })
+    }
+
     /// Checks the search's proof sets on one position against exact values: its value is the
     /// true one, the winner still wins with every empty cell outside the set the loser's, and
     /// for each move x the opponent refutes with set P, every move outside P ∪ {x} loses.
@@ -1674,12 +1699,7 @@ mod tests {
         let caches = Caches::new(1, tt.max_capacity());
         let search = Search::new(&tt, &caches, Rules::Normal, 4);
         for (black, white) in colourings(4, 1999) {
-            for black_to_move in [true, false] {
-                let node = Node {
-                    black,
-                    white,
-                    black_to_move,
-                };
+            for node in both_to_move(black, white) {
                 let (a, b) = proof_set_check(&search, &mut m4, node);
                 (small, ruled_out) = (small + a, ruled_out + b);
             }
@@ -1730,20 +1750,8 @@ mod tests {
             if threats.count() > 1 || g.connects(f.theirs, ta, tb) {
                 return false;
             }
-            let other =
-                connections::edge_connection(g, f.theirs, f.empty, ta, tb, search.connections);
-            let candidates = match threats.is_empty() {
-                true => f.empty,
-                false => threats & f.empty,
-            } & other.must_play;
-            let filled = match node.black_to_move {
-                true => (f.mine, f.theirs),
-                false => (f.theirs, f.mine),
-            };
-            if other.full.is_some()
-                || candidates.is_empty()
-                || without_sealed(g, &other, filled, candidates) == candidates
-            {
+            let (other, _, sealed) = search.candidates(&f, threats, node.black_to_move);
+            if other.full.is_some() || sealed.is_empty() {
                 return false;
             }
             proof_set_check(search, m, node);
@@ -1755,12 +1763,7 @@ mod tests {
         let search = Search::new(&tt, &caches, Rules::Normal, 4);
         let mut m4 = Minimax::new(4);
         for (black, white) in colourings(4, 101) {
-            for black_to_move in [true, false] {
-                let node = Node {
-                    black,
-                    white,
-                    black_to_move,
-                };
+            for node in both_to_move(black, white) {
                 hits += usize::from(check(&search, &mut m4, node));
             }
         }
@@ -1773,12 +1776,7 @@ mod tests {
             if search.g.board.minus(black | white).count() > 11 {
                 continue;
             }
-            for black_to_move in [true, false] {
-                let node = Node {
-                    black,
-                    white,
-                    black_to_move,
-                };
+            for node in both_to_move(black, white) {
                 let hit = check(&search, &mut m5, node);
                 (hits, sampled) = (hits + usize::from(hit), sampled + usize::from(hit));
             }
