@@ -1304,18 +1304,13 @@ impl<'a> Search<'a> {
         if self.rules == Rules::Misere {
             return self.g.board.minus(node.black | node.white);
         }
-        // Every refuted child's set, and one refuted move, so that the position with the cells
-        // outside the set given to the mover still has a move (see loss_proof).
-        let mut seed = Bitboard::EMPTY;
-        for (kid, proof) in kids.iter().zip(proofs) {
-            if kid.1 == 0 {
-                if seed.is_empty() {
-                    seed = seed.with(kid.0 as usize);
-                }
-                seed |= *proof;
-            }
-        }
-        self.loss_proof(node, moves, seed)
+        let refuted: Vec<(usize, Bitboard)> = kids
+            .iter()
+            .zip(proofs)
+            .filter(|(kid, _)| kid.1 == 0)
+            .map(|(kid, &proof)| (usize::from(kid.0), proof))
+            .collect();
+        self.loss_proof(node, moves, refutations(moves, &refuted))
     }
 
     /// The proof set kept for a proven node, or every empty cell (the trivial one) when none
@@ -1548,6 +1543,42 @@ pub(crate) const fn key_bits(n: usize, black_to_move: bool) -> u128 {
     (n as u128) << SIZE_SHIFT | (black_to_move as u128) << SIDE_SHIFT
 }
 
+/// The seed of a lost node's proof set ([`Search::loss_proof`]): the sets of some of its
+/// refuted moves `refuted` (each with the proof set of the opponent's win after it), and one
+/// of those moves, so that the position with the cells outside the set given to the mover
+/// still has a move. Every move of `moves` in the seed must lose there: a chosen move does,
+/// by its own set, and so does a move outside the set of a chosen one (the refutation rule);
+/// so the moves in the intersection of the chosen sets must be chosen themselves. Each move of
+/// `moves` is refuted or was ruled out by a refuted move's set, so the moves in that
+/// intersection can always be covered: from the smallest set, each one left uncovered brings
+/// in the set, among its own and those that rule it out, adding the fewest cells. (The union
+/// of every refuted move's set is one such seed, and the fallback.)
+fn refutations(moves: Bitboard, refuted: &[(usize, Bitboard)]) -> Bitboard {
+    let everything = || {
+        let first = refuted
+            .first()
+            .map_or(Bitboard::EMPTY, |&(x, _)| Bitboard::single(x));
+        refuted.iter().fold(first, |seed, &(_, proof)| seed | proof)
+    };
+    let Some(&(first, proof)) = refuted.iter().min_by_key(|(_, proof)| proof.count()) else {
+        return everything();
+    };
+    let (mut chosen, mut seed, mut common) = (Bitboard::single(first), proof.with(first), proof);
+    while let Some(m) = (moves & common).minus(chosen).first() {
+        let cover = refuted
+            .iter()
+            .filter(|&&(x, proof)| x == m || !proof.has(m))
+            .min_by_key(|(_, proof)| proof.minus(seed).count());
+        let Some(&(x, proof)) = cover else {
+            return everything();
+        };
+        chosen = chosen.with(x);
+        seed |= proof;
+        common &= proof;
+    }
+    seed
+}
+
 /// Infinity for proof numbers: far above any sum of stored (capped) numbers.
 const INF: u64 = u64::MAX / 4;
 
@@ -1724,6 +1755,61 @@ mod tests {
             small > 1_000 && ruled_out > 10_000,
             "{small} sets smaller than every empty cell, {ruled_out} moves ruled out"
         );
+    }
+
+    /// The seed of a loss's proof set from some of its refutations, against what
+    /// `loss_proof` needs of it, on random sets: it holds one refuted move and that move's
+    /// set, and each move in it is refuted by a set inside it, its own or one it lies
+    /// outside of (ruled out, in the refutation rule's terms). Each move is refuted or ruled
+    /// out by one of the refuted moves' sets, as in the search. Most seeds are smaller than
+    /// the union of every refuted move's set.
+    #[test]
+    fn a_losss_seed_covers_its_moves_with_sets_inside_it() {
+        let mut next = xorshift(0x5EED_0F5E);
+        let mut smaller = 0;
+        for _ in 0..20_000 {
+            let cells = 8 + next() % 40;
+            let random_set = |next: &mut dyn FnMut() -> u64, share: u64| {
+                (0..cells)
+                    .filter(|_| next() % 100 < share)
+                    .fold(Bitboard::EMPTY, |set, c| set.with(c as usize))
+            };
+            let moves_share = 10 + next() % 50;
+            let moves = random_set(&mut next, moves_share).with(0);
+            let share = 30 + next() % 70;
+            let mut refuted: Vec<(usize, Bitboard)> = Vec::new();
+            for x in moves.cells() {
+                if x == 0 || next() % 3 == 0 {
+                    let set = random_set(&mut next, share).minus(Bitboard::single(x));
+                    refuted.push((x, set));
+                }
+            }
+            for m in moves.cells() {
+                let covered = refuted.iter().any(|&(x, p)| x == m || !p.has(m));
+                if !covered {
+                    let i = (next() % refuted.len() as u64) as usize;
+                    refuted[i].1 = refuted[i].1.minus(Bitboard::single(m));
+                }
+            }
+            let seed = refutations(moves, &refuted);
+            let inside = |&&(_, p): &&(usize, Bitboard)| p.minus(seed).is_empty();
+            assert!(
+                refuted.iter().filter(inside).any(|&(x, _)| seed.has(x)),
+                "{moves:?} {refuted:?}: no refuted move in {seed:?}"
+            );
+            for m in (moves & seed).cells() {
+                assert!(
+                    refuted
+                        .iter()
+                        .filter(inside)
+                        .any(|&(x, p)| x == m || !p.has(m)),
+                    "{moves:?} {refuted:?}: {m} in {seed:?} is not refuted"
+                );
+            }
+            let union = refuted.iter().fold(Bitboard::EMPTY, |u, &(_, p)| u | p);
+            smaller += usize::from(seed.count() < union.with(refuted[0].0).count());
+        }
+        assert!(smaller > 5_000, "{smaller} seeds smaller than the union");
     }
 
     /// Positions whose analysis leaves out the opponent's sealed set (see `sealed`), against
