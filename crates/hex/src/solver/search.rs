@@ -1304,13 +1304,14 @@ impl<'a> Search<'a> {
         if self.rules == Rules::Misere {
             return self.g.board.minus(node.black | node.white);
         }
-        let refuted: Vec<(usize, Bitboard)> = kids
-            .iter()
-            .zip(proofs)
-            .filter(|(kid, _)| kid.1 == 0)
-            .map(|(kid, &proof)| (usize::from(kid.0), proof))
-            .collect();
-        self.loss_proof(node, moves, refutations(moves, &refuted))
+        // On the stack: a lost node is proven often enough that an allocation would show.
+        let mut refuted = [(0, Bitboard::EMPTY); 128];
+        let mut count = 0;
+        for (kid, &proof) in kids.iter().zip(proofs).filter(|(kid, _)| kid.1 == 0) {
+            refuted[count] = (usize::from(kid.0), proof);
+            count += 1;
+        }
+        self.loss_proof(node, moves, refutations(moves, &refuted[..count]))
     }
 
     /// The proof set kept for a proven node, or every empty cell (the trivial one) when none
@@ -1476,10 +1477,8 @@ fn without_sealed(
     moves: Bitboard,
 ) -> (Bitboard, Bitboard) {
     let symmetric = g.rotate(black) == black && g.rotate(white) == white;
-    match other.sealed {
-        Some(z) if !symmetric && moves.minus(z) != moves && !moves.minus(z).is_empty() => {
-            (moves.minus(z), z)
-        }
+    match other.sealed.map(|z| (moves.minus(z), z)) {
+        Some((rest, z)) if !symmetric && rest != moves && !rest.is_empty() => (rest, z),
         _ => (moves, Bitboard::EMPTY),
     }
 }
