@@ -10,6 +10,11 @@
 //! Slots come in pairs: the first keeps the entry that cost the most work to prove, the second
 //! always takes the newest, so expensive proofs survive a flood of cheap ones.
 //!
+//! An entry may hold a set of cells with its result: the solver keeps there the proof set of a
+//! proven position (`solver/search.rs`), which a parent needs each time it comes back to the
+//! move, so the set lasts as long as the result and comes in the same read. Each entry is one
+//! cache line of 64 bytes, aligned as one.
+//!
 //! The table starts at 64 MiB and doubles each time stores of new positions have pushed out a
 //! sixteenth of its entries, up to the size asked for. A table larger than the search needs
 //! costs time: each page of memory is zeroed by the system when it is first touched, and
@@ -27,8 +32,8 @@ use crate::seqlock;
 
 use crate::Bitboard;
 
-/// Bytes per entry: sequence, four position words, data.
-const ENTRY_BYTES: usize = 6 * 8;
+/// Bytes per entry: sequence, four position words, data, the two words of the set held.
+const ENTRY_BYTES: usize = 8 * 8;
 
 /// What the table remembers about a position, from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,12 +109,21 @@ impl TtData {
     }
 }
 
-/// One entry: the sequence number, the four position words, the data. A plain array of
-/// atomics, so that a table can be allocated as zeroed memory, which the system hands over
-/// lazily as its pages are first touched.
-type Entry = [AtomicU64; 6];
+/// One entry: the sequence number, the four position words, the data, the set held (two
+/// words, [`HELD_MARK`] set when there is one). Plain atomics, so that a table can be
+/// allocated as zeroed memory, which the system hands over lazily as its pages are first
+/// touched; each entry starts on a cache line ([`Slots`]), so that a probe reads one line an
+/// entry.
+type Entry = [AtomicU64; 8];
 const KEY: usize = 1;
 const DATA: usize = 5;
+const HELD: usize = 6;
+/// Words per entry.
+const WORDS: usize = 8;
+const _: () = assert!(std::mem::size_of::<Entry>() == ENTRY_BYTES);
+
+/// The bit of a held set that says there is one (boards have at most 121 cells).
+const HELD_MARK: u128 = 1 << 127;
 
 /// The size a table starts at, in MiB (or its whole size, when that is smaller): enough for a
 /// search of a minute or so (on 7x7 after a3, 86,174 nodes with these first slots and 84,839
@@ -184,7 +198,7 @@ impl TranspositionTable {
     /// The number of entries the table has now.
     #[must_use]
     pub fn capacity(&self) -> usize {
-        self.slots.load().entries.len()
+        self.slots.load().len
     }
 
     /// The number of entries the table may grow to.
@@ -196,11 +210,9 @@ impl TranspositionTable {
     /// The number of entries in use (a full scan; for statistics at the end of a run).
     #[must_use]
     pub fn used(&self) -> usize {
-        self.slots
-            .load()
-            .entries
-            .iter()
-            .filter(|e| e[DATA].load(Ordering::Relaxed) & 1 == 1)
+        let slots = self.slots.load();
+        (0..slots.len)
+            .filter(|&i| slots.entry(i)[DATA].load(Ordering::Relaxed) & 1 == 1)
             .count()
     }
 
@@ -219,26 +231,66 @@ impl TranspositionTable {
     #[inline]
     #[must_use]
     pub fn probe(&self, black: Bitboard, white: Bitboard) -> Option<TtData> {
-        self.slots.load().probe(&Self::words(black, white))
+        self.probe_held(black, white).map(|(data, _)| data)
+    }
+
+    /// The stored result of exactly this position, if any, with the set of cells stored with
+    /// it ([`TranspositionTable::store_held`]), if one was.
+    ///
+    /// ```
+    /// use zermelo_hex::{Bitboard, TranspositionTable, TtData};
+    /// let tt = TranspositionTable::with_megabytes(1).unwrap();
+    /// let (b, w) = (Bitboard(0b01), Bitboard(0b10));
+    /// let proven = TtData::Solved { win: true, best: Some(3), work: 5 };
+    /// tt.store_held(b, w, proven, Bitboard(0b1100));
+    /// assert_eq!(tt.probe_held(b, w), Some((proven, Some(Bitboard(0b1100)))));
+    /// tt.store(b, w, proven);
+    /// assert_eq!(tt.probe_held(b, w), Some((proven, None)));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn probe_held(
+        &self,
+        black: Bitboard,
+        white: Bitboard,
+    ) -> Option<(TtData, Option<Bitboard>)> {
+        let (data, held) = self.slots.load().probe(&Self::words(black, white))?;
+        Some((
+            data,
+            (held & HELD_MARK != 0).then_some(Bitboard(held & !HELD_MARK)),
+        ))
     }
 
     /// Stores a result. Keeps the costlier proof in the first slot of the pair; the newest goes
     /// to the second. Skips the store if another thread is writing the chosen slot.
     #[inline]
     pub fn store(&self, black: Bitboard, white: Bitboard, data: TtData) {
+        self.store_words(black, white, data, 0);
+    }
+
+    /// Stores a result as [`TranspositionTable::store`] does, with a set of cells held with it
+    /// for as long as the entry stays (`set` within the board's 121 cells).
+    #[inline]
+    pub fn store_held(&self, black: Bitboard, white: Bitboard, data: TtData, set: Bitboard) {
+        debug_assert!(set.0 & HELD_MARK == 0);
+        self.store_words(black, white, data, set.0 | HELD_MARK);
+    }
+
+    #[inline(always)]
+    fn store_words(&self, black: Bitboard, white: Bitboard, data: TtData, held: u128) {
         let slots = self.slots.load();
-        if slots.store(&Self::words(black, white), data) {
-            self.evicted_one(slots.entries.len());
+        if slots.store(&Self::words(black, white), data.pack(), held) {
+            self.evicted_one(slots.len);
         }
     }
 
     /// Every entry in use, each read consistently (one being written is skipped), for saving
     /// the table while searches run: those of the slots in use when it is called (an entry
-    /// stored after a growth that follows may be missing).
+    /// stored after a growth that follows may be missing). The sets held are left out.
     pub fn entries(&self) -> impl Iterator<Item = (Bitboard, Bitboard, TtData)> {
         let slots = self.slots.load_full();
-        (0..slots.entries.len()).filter_map(move |i| {
-            let (k, data) = read(&slots.entries[i])?;
+        (0..slots.len).filter_map(move |i| {
+            let (k, data, _) = read(slots.entry(i))?;
             let black = Bitboard(u128::from(k[0]) | u128::from(k[1]) << 64);
             let white = Bitboard(u128::from(k[2]) | u128::from(k[3]) << 64);
             Some((black, white, TtData::unpack(data)?))
@@ -250,8 +302,8 @@ impl TranspositionTable {
     /// entry; otherwise as [`TranspositionTable::store`] does.
     pub fn restore(&self, black: Bitboard, white: Bitboard, data: TtData) {
         let slots = self.slots.load();
-        if slots.restore(&Self::words(black, white), data) {
-            self.evicted_one(slots.entries.len());
+        if slots.restore(&Self::words(black, white), data.pack(), 0) {
+            self.evicted_one(slots.len);
         }
     }
 
@@ -282,7 +334,7 @@ impl TranspositionTable {
             return;
         };
         let old = self.slots.load_full();
-        if old.entries.len() != entries {
+        if old.len != entries {
             return;
         }
         let Some(new) = Slots::new(entries) else {
@@ -291,10 +343,10 @@ impl TranspositionTable {
             self.evicted.store(0, Ordering::Relaxed);
             return;
         };
-        for e in old.entries.iter() {
-            if let Some((k, data)) = read(e) {
-                if let Some(d) = TtData::unpack(data) {
-                    new.restore(&k, d);
+        for i in 0..old.len {
+            if let Some((k, data, held)) = read(old.entry(i)) {
+                if data & 1 == 1 {
+                    new.restore(&k, data, held);
                 }
             }
         }
@@ -309,17 +361,25 @@ fn pairs_in(mb: usize) -> usize {
     1usize << (usize::BITS - 1 - pairs.leading_zeros())
 }
 
-/// Reads one entry consistently: its position words and data; `None` if it is being written
-/// or was changed meanwhile.
+/// Reads one entry consistently: its position words, data and held set; `None` if it is being
+/// written or was changed meanwhile.
 #[inline(always)]
-fn read(entry: &Entry) -> Option<([u64; 4], u64)> {
+fn read(entry: &Entry) -> Option<([u64; 4], u64, u128)> {
     let w = seqlock::read(entry)?;
-    Some(([w[KEY], w[KEY + 1], w[KEY + 2], w[KEY + 3]], w[DATA]))
+    let held = u128::from(w[HELD]) | u128::from(w[HELD + 1]) << 64;
+    Some(([w[KEY], w[KEY + 1], w[KEY + 2], w[KEY + 3]], w[DATA], held))
 }
 
 /// The slots of a table at one size: pairs of entries, a position's pair chosen by its hash.
+/// The entries are words of a larger allocation, from its first word on a cache line (the
+/// system's allocator aligns a large block to 16 bytes only, which would split every entry
+/// over two lines).
 struct Slots {
-    entries: Box<[Entry]>,
+    words: Box<[AtomicU64]>,
+    /// The word where entry 0 starts.
+    first: usize,
+    /// The number of entries.
+    len: usize,
     /// Number of slot pairs minus one (a power of two minus one).
     mask: usize,
 }
@@ -327,11 +387,26 @@ struct Slots {
 impl Slots {
     /// `pairs` empty pairs (a power of two); `None` if the system refuses the memory.
     fn new(pairs: usize) -> Option<Slots> {
-        let entries = bytemuck::allocation::try_zeroed_slice_box::<Entry>(pairs * 2).ok()?;
+        let len = pairs * 2;
+        let words =
+            bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(len * WORDS + WORDS - 1)
+                .ok()?;
+        let first = (WORDS - words.as_ptr().addr() / 8 % WORDS) % WORDS;
         Some(Slots {
-            entries,
+            words,
+            first,
+            len,
             mask: pairs - 1,
         })
+    }
+
+    /// Entry `i`.
+    #[inline(always)]
+    fn entry(&self, i: usize) -> &Entry {
+        let at = self.first + i * WORDS;
+        self.words[at..at + WORDS]
+            .try_into()
+            .expect("an entry is WORDS words")
     }
 
     #[inline(always)]
@@ -346,14 +421,15 @@ impl Slots {
         (h as usize & self.mask) * 2
     }
 
+    /// The result and the held set (its raw words) of the entry of position `k`.
     #[inline(always)]
-    fn probe(&self, k: &[u64; 4]) -> Option<TtData> {
+    fn probe(&self, k: &[u64; 4]) -> Option<(TtData, u128)> {
         let base = self.pair(k);
-        for entry in &self.entries[base..base + 2] {
-            if let Some((key, data)) = read(entry) {
+        for entry in [self.entry(base), self.entry(base + 1)] {
+            if let Some((key, data, held)) = read(entry) {
                 if key == *k {
                     if let Some(d) = TtData::unpack(data) {
-                        return Some(d);
+                        return Some((d, held));
                     }
                 }
             }
@@ -361,46 +437,59 @@ impl Slots {
         None
     }
 
-    /// [`TranspositionTable::store`]; whether it pushed out another position's entry.
+    /// [`TranspositionTable::store`] of packed data and a held set (raw words); whether it
+    /// pushed out another position's entry.
     #[inline(always)]
-    fn store(&self, k: &[u64; 4], data: TtData) -> bool {
+    fn store(&self, k: &[u64; 4], data: u64, held: u128) -> bool {
         let base = self.pair(k);
-        let first = &self.entries[base];
+        let first = self.entry(base);
         let keeper = TtData::unpack(first[DATA].load(Ordering::Relaxed));
-        let same_as_first = read(first).is_some_and(|(key, _)| key == *k);
+        let same_as_first = read(first).is_some_and(|(key, _, _)| key == *k);
+        let work = TtData::unpack(data).map_or(0, TtData::work);
         let (slot, evicts) = match keeper {
             None => (first, false),
             Some(_) if same_as_first => (first, false),
-            Some(old) if data.work() >= old.work() => (first, true),
+            Some(old) if work >= old.work() => (first, true),
             Some(_) => {
-                let second = &self.entries[base + 1];
-                let taken = read(second).is_some_and(|(key, d)| d & 1 == 1 && key != *k);
+                let second = self.entry(base + 1);
+                let taken = read(second).is_some_and(|(key, d, _)| d & 1 == 1 && key != *k);
                 (second, taken)
             }
         };
-        write(slot, k, data.pack());
+        write(slot, k, data, held);
         evicts
     }
 
-    /// [`TranspositionTable::restore`]; whether it pushed out another position's entry.
-    fn restore(&self, k: &[u64; 4], data: TtData) -> bool {
+    /// [`TranspositionTable::restore`] of packed data and a held set; whether it pushed out
+    /// another position's entry.
+    fn restore(&self, k: &[u64; 4], data: u64, held: u128) -> bool {
         let base = self.pair(k);
-        let free = self.entries[base..base + 2]
-            .iter()
+        let free = [self.entry(base), self.entry(base + 1)]
+            .into_iter()
             .find(|e| e[DATA].load(Ordering::Relaxed) & 1 == 0);
         match free {
             Some(slot) => {
-                write(slot, k, data.pack());
+                write(slot, k, data, held);
                 false
             }
-            None => self.store(k, data),
+            None => self.store(k, data, held),
         }
     }
 }
 
 #[inline(always)]
-fn write(entry: &Entry, key: &[u64; 4], data: u64) {
-    seqlock::write(entry, &[0, key[0], key[1], key[2], key[3], data]);
+fn write(entry: &Entry, key: &[u64; 4], data: u64, held: u128) {
+    let words = [
+        0,
+        key[0],
+        key[1],
+        key[2],
+        key[3],
+        data,
+        held as u64,
+        (held >> 64) as u64,
+    ];
+    seqlock::write(entry, &words);
 }
 
 #[cfg(test)]
@@ -457,8 +546,14 @@ mod tests {
         (b, w, data)
     }
 
+    /// The set held with sample x's result: one for the solved ones, which vary in how far
+    /// up the words they reach, none for the open ones.
+    fn held(x: u64) -> Option<Bitboard> {
+        (x % 3 != 0).then(|| Bitboard(u128::from(x) << (x % 57) | 1 << (64 + x % 57)))
+    }
+
     /// Four threads storing and probing `tt` at once, `rounds` times each: every entry read
-    /// back is the one stored for its position. With `fresh`, each round also stores a new
+    /// back is the one stored for its position, with its held set. With `fresh`, each round also stores a new
     /// position (to make a growing table grow meanwhile).
     fn hammer(tt: &TranspositionTable, rounds: u64, fresh: bool) {
         // The result is a function of the position, so any accepted read can be checked.
@@ -466,8 +561,12 @@ mod tests {
             for t in 0..4u64 {
                 s.spawn(move || {
                     for i in 0..rounds {
-                        let (b, w, data) = sample((i * 7 + t) % 64);
-                        tt.store(b, w, data);
+                        let x = (i * 7 + t) % 64;
+                        let (b, w, data) = sample(x);
+                        match held(x) {
+                            Some(set) => tt.store_held(b, w, data, set),
+                            None => tt.store(b, w, data),
+                        }
                         if fresh {
                             let (b, w) = (Bitboard(u128::from(i * 4 + t) + 1), Bitboard(1 << 100));
                             tt.store(
@@ -480,9 +579,10 @@ mod tests {
                                 },
                             );
                         }
-                        let (b, w, want) = sample((i * 13 + 5 * t) % 64);
-                        if let Some(d) = tt.probe(b, w) {
-                            assert_eq!(d, want);
+                        let x = (i * 13 + 5 * t) % 64;
+                        let (b, w, want) = sample(x);
+                        if let Some(d) = tt.probe_held(b, w) {
+                            assert_eq!(d, (want, held(x)));
                         }
                     }
                 });
@@ -525,12 +625,38 @@ mod tests {
                 let (b, w) = position(i);
                 tt.slots
                     .load()
-                    .store(&TranspositionTable::words(b, w), data(i));
+                    .store(&TranspositionTable::words(b, w), data(i).pack(), 0);
             }
             let (before, entries) = (sorted(&tt), tt.capacity());
             tt.grow(entries);
             assert_eq!(tt.capacity(), 2 * entries, "round {round}");
             assert_eq!(sorted(&tt), before, "round {round}");
+        }
+        // A held set moves with its entry.
+        let tt = TranspositionTable::with_pairs(2, 1 << 4).unwrap();
+        let set = |i: u64| Bitboard(u128::from(i) << 90 | 1);
+        for i in 0..4u64 {
+            let (b, w) = position(i);
+            tt.store_held(b, w, data(i), set(i));
+        }
+        let held = |tt: &TranspositionTable| {
+            let mut all: Vec<_> = (0..4u64)
+                .filter_map(|i| {
+                    let (b, w) = position(i);
+                    tt.probe_held(b, w).map(|d| (i, d))
+                })
+                .collect();
+            all.sort_unstable_by_key(|&(i, _)| i);
+            all
+        };
+        let before = held(&tt);
+        assert!(!before.is_empty());
+        for (i, d) in &before {
+            assert_eq!(*d, (data(*i), Some(set(*i))));
+        }
+        while tt.capacity() < tt.max_capacity() {
+            tt.grow(tt.capacity());
+            assert_eq!(held(&tt), before);
         }
         // Growing by itself: not while the same positions are stored again and again, however
         // often; under the pressure of new positions, up to the largest size and no further.

@@ -1,5 +1,5 @@
-//! Caches shared by every thread of a solver: the moves the analysis leaves to search in open
-//! positions, and the proof sets of proven ones.
+//! The cache shared by every thread of a solver of the moves the analysis leaves to search in
+//! open positions.
 //!
 //! Proof-number search comes back to the same open position many times, and the analysis that
 //! narrows its moves (an H-search, fill-in, inferior cells) costs far more than a visit.
@@ -9,15 +9,10 @@
 //! pruned its moves or was an estimate's, which leaves the pruning out (see
 //! `Search::analyse_cached`).
 //!
-//! The transposition table keeps a proven position's value and move but has no room for its
-//! proof set (up to 121 bits), which a parent needs each time it comes back to a refuted move
-//! (see `Search::loss_proof`): the proof sets go in a second array of the same form, where a
-//! miss only costs the pruning the set would have given.
-//!
-//! Both are shared by the threads, as the table is, and guarded the same way (`seqlock.rs`):
+//! It is shared by the threads, as the table is, and guarded the same way (`seqlock.rs`):
 //! with a cache per thread, the workers of one proof analysed again the positions the others
-//! had analysed, and found the children the others had proven without their proof sets, so
-//! without the pruning those give.
+//! had analysed. (The proof sets of proven positions, which once had a cache of this form,
+//! are held in the transposition table's entries: see `tt.rs`.)
 
 use std::sync::atomic::AtomicU64;
 
@@ -94,10 +89,9 @@ impl Cache {
     }
 }
 
-/// The moves cache and the proof-set cache of one solver.
+/// The moves cache of one solver.
 pub(crate) struct Caches {
     moves: Cache,
-    proofs: Cache,
 }
 
 impl Caches {
@@ -110,7 +104,6 @@ impl Caches {
             .max(MIN_ENTRIES);
         Caches {
             moves: Cache::new(entries),
-            proofs: Cache::new(entries),
         }
     }
 
@@ -140,20 +133,6 @@ impl Caches {
         let tag = if pruned { tag | PRUNED } else { tag };
         self.moves.put(black, white, tag, moves.0);
     }
-
-    /// The proof set last kept for a proven position in its slot, if any.
-    #[inline]
-    pub(crate) fn get_proof(&self, black: Bitboard, white: Bitboard, tag: u64) -> Option<Bitboard> {
-        self.proofs
-            .get(black, white, tag)
-            .map(|(proof, _)| Bitboard(proof))
-    }
-
-    /// Remembers the proof set of a proven position.
-    #[inline]
-    pub(crate) fn put_proof(&self, black: Bitboard, white: Bitboard, tag: u64, proof: Bitboard) {
-        self.proofs.put(black, white, tag, proof.0);
-    }
 }
 
 /// The tag of a position's entry: bit 0 marks it used; then the side to move, the rules and
@@ -181,8 +160,7 @@ mod tests {
         assert_eq!(caches.get(b, w, tag(3, false, false)), None);
         assert_eq!(caches.get(b, w, tag(3, true, true)), None);
         assert_eq!(caches.get(w, b, t), None);
-        assert_eq!(caches.get_proof(b, w, t), None);
-        caches.put_proof(b, w, t, Bitboard(1 << 100));
-        assert_eq!(caches.get_proof(b, w, t), Some(Bitboard(1 << 100)));
+        caches.put(b, w, t, Bitboard(1 << 100), false);
+        assert_eq!(caches.get(b, w, t), Some((Bitboard(1 << 100), false)));
     }
 }

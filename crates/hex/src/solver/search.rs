@@ -229,13 +229,22 @@ impl<'a> Search<'a> {
     /// The table's entry for a key, or else the proof of an earlier run.
     #[inline(always)]
     fn probe(&self, kb: Bitboard, kw: Bitboard) -> Option<TtData> {
-        self.tt.probe(kb, kw).or_else(|| {
+        self.probe_held(kb, kw).map(|(data, _)| data)
+    }
+
+    /// [`Search::probe`], with the set the table holds with the entry (in the key's
+    /// orientation): a proven position's proof set, when one was kept; an earlier run's proof
+    /// has none.
+    #[inline(always)]
+    fn probe_held(&self, kb: Bitboard, kw: Bitboard) -> Option<(TtData, Option<Bitboard>)> {
+        self.tt.probe_held(kb, kw).or_else(|| {
             let best = self.proofs?.known.get(kb, kw)?;
-            Some(TtData::Solved {
+            let data = TtData::Solved {
                 win: best.is_some(),
                 best,
                 work: 0,
-            })
+            };
+            Some((data, None))
         })
     }
 
@@ -989,12 +998,13 @@ impl<'a> Search<'a> {
     /// A child's numbers from the table, with the proof set kept for it when it is solved.
     #[inline(always)]
     fn seen(&self, child: Node) -> Option<(u64, u64, Bitboard)> {
-        let (cb, cw) = self.key(child);
-        self.lookup(cb, cw)
-            .map(|(cpn, cdn)| match cpn == 0 || cdn == 0 {
-                true => (cpn, cdn, self.kept_proof(child)),
-                false => (cpn, cdn, Bitboard::EMPTY),
-            })
+        let key = self.key(child);
+        let (data, held) = self.probe_held(key.0, key.1)?;
+        Some(match data {
+            TtData::Solved { win: true, .. } => (0, INF, self.own_set(child, key, held)),
+            TtData::Solved { win: false, .. } => (INF, 0, self.own_set(child, key, held)),
+            TtData::Open { pn, dn, .. } => (u64::from(pn), u64::from(dn), Bitboard::EMPTY),
+        })
     }
 
     /// A child's numbers from the table or, when it is not there, from its estimate (the cheap
@@ -1005,15 +1015,15 @@ impl<'a> Search<'a> {
         if let Some(numbers) = self.seen(child) {
             return numbers;
         }
-        let (data, numbers) = match self.analyse_cached(child, Stage::Estimate) {
+        let key = self.key(child);
+        match self.analyse_cached(child, Stage::Estimate) {
             Analysis::Decided(win, best, proof) => {
-                self.keep_proof(child, proof);
-                let numbers = if win {
+                self.store_proven(child, key, decided(win, best), proof);
+                if win {
                     (0, INF, proof)
                 } else {
                     (INF, 0, proof)
-                };
-                (decided(win, best), numbers)
+                }
             }
             Analysis::Moves(m) => {
                 let open = TtData::Open {
@@ -1021,12 +1031,10 @@ impl<'a> Search<'a> {
                     dn: m.count(),
                     work: 0,
                 };
-                (open, (1, u64::from(m.count()), Bitboard::EMPTY))
+                self.tt.store(key.0, key.1, open);
+                (1, u64::from(m.count()), Bitboard::EMPTY)
             }
-        };
-        let (cb, cw) = self.key(child);
-        self.tt.store(cb, cw, data);
-        numbers
+        }
     }
 
     /// The moves `moves` of `node` in the order its children are tried, and their count: in
@@ -1109,8 +1117,7 @@ impl<'a> Search<'a> {
             Analysis::Decided(win, best, proof) => {
                 // Decided at its expansion (a root, or a child the table has lost): kept, so
                 // that the next visit finds it without an analysis.
-                self.tt.store(kb, kw, decided(win, best));
-                self.keep_proof(node, proof);
+                self.store_proven(node, (kb, kw), decided(win, best), proof);
                 return if win {
                     (0, INF, proof)
                 } else {
@@ -1206,14 +1213,14 @@ impl<'a> Search<'a> {
                     // Another worker may have moved this child on since it was last read.
                     let child = node.play(kid.0 as usize);
                     let (cb, cw) = self.key(child);
-                    if let Some(v) = self.lookup(cb, cw) {
-                        if v.0 == 0 && kid.1 != 0 {
-                            proofs[i] = self.kept_proof(child);
-                            open &= proofs[i].with(kid.0 as usize);
-                        } else if v.1 == 0 {
-                            proofs[i] = self.kept_proof(child);
+                    if let Some((cpn, cdn, proof)) = self.seen(child) {
+                        if cpn == 0 && kid.1 != 0 {
+                            open &= proof.with(kid.0 as usize);
                         }
-                        (kid.1, kid.2) = v;
+                        if cpn == 0 || cdn == 0 {
+                            proofs[i] = proof;
+                        }
+                        (kid.1, kid.2) = (cpn, cdn);
                     }
                     let mut virtual_dn = kid.2;
                     if kid.2 != 0 && paths.busy(worker, child_depth, Paths::hash(cb, cw)) {
@@ -1230,9 +1237,8 @@ impl<'a> Search<'a> {
                 return self.won(node, (kb, kw), cell, proof, *nodes - start);
             }
             if dn == 0 {
-                self.store_solved(node, (kb, kw), None, *nodes - start);
                 let proof = self.lost(node, moves, kids, &proofs);
-                self.keep_proof(node, proof);
+                self.store_solved(node, (kb, kw), None, *nodes - start, Some(proof));
                 return (INF, 0, proof);
             }
             // Every child in the window refuted, children left that no estimate has reached:
@@ -1286,9 +1292,8 @@ impl<'a> Search<'a> {
         proof: Bitboard,
         work: u64,
     ) -> (u64, u64, Bitboard) {
-        self.store_solved(node, key, Some(cell as u8), work);
         let proof = proof.with(cell);
-        self.keep_proof(node, proof);
+        self.store_solved(node, key, Some(cell as u8), work, Some(proof));
         (0, INF, proof)
     }
 
@@ -1315,26 +1320,51 @@ impl<'a> Search<'a> {
     }
 
     /// The proof set kept for a proven node, or every empty cell (the trivial one) when none
-    /// is kept here.
+    /// is kept.
     #[inline]
     pub(super) fn kept_proof(&self, node: Node) -> Bitboard {
-        let tag = moves_cache::tag(self.g.n, self.rules == Rules::Misere, node.black_to_move);
-        self.caches
-            .get_proof(node.black, node.white, tag)
-            .unwrap_or_else(|| self.g.board.minus(node.black | node.white))
+        let key = self.key(node);
+        let held = self.probe_held(key.0, key.1).and_then(|(_, held)| held);
+        self.own_set(node, key, held)
     }
 
-    /// Keeps the proof set of a proven node for the next visit of its parent (normal play).
-    #[inline]
-    fn keep_proof(&self, node: Node, proof: Bitboard) {
-        if self.rules == Rules::Normal {
-            let tag = moves_cache::tag(self.g.n, false, node.black_to_move);
-            self.caches.put_proof(node.black, node.white, tag, proof);
+    /// Whether `key`, the key of `node`, is the node's 180° rotation ([`Search::key`]).
+    #[inline(always)]
+    fn turned(&self, node: Node, (kb, kw): (Bitboard, Bitboard)) -> bool {
+        kw != node.white || kb & self.g.board != node.black
+    }
+
+    /// A set the table holds for `node` under its key `key` (in the key's orientation) in
+    /// the node's own orientation; every empty cell (the trivial proof set) when there is none.
+    #[inline(always)]
+    fn own_set(&self, node: Node, key: (Bitboard, Bitboard), held: Option<Bitboard>) -> Bitboard {
+        match held {
+            Some(set) if self.turned(node, key) => self.g.rotate(set),
+            Some(set) => set,
+            None => self.g.board.minus(node.black | node.white),
         }
     }
 
-    /// Stores a node proven by search, `best` its winning move (`None`: a loss), and records
-    /// it as a proof when proofs are kept, in the key's orientation.
+    /// Stores a proven node under its key `key`, its data `data`, with its proof set `proof`
+    /// (in normal play; misère proof sets are all the trivial one, so none is kept), turned
+    /// to the key's orientation: the set then lasts as long as the table keeps the entry, for
+    /// the next visit of its parent.
+    #[inline(always)]
+    fn store_proven(&self, node: Node, key: (Bitboard, Bitboard), data: TtData, proof: Bitboard) {
+        if self.rules == Rules::Misere {
+            self.tt.store(key.0, key.1, data);
+            return;
+        }
+        let set = match self.turned(node, key) {
+            true => self.g.rotate(proof),
+            false => proof,
+        };
+        self.tt.store_held(key.0, key.1, data, set);
+    }
+
+    /// Stores a node proven by search, `best` its winning move (`None`: a loss), with its
+    /// proof set when there is one ([`Search::store_proven`]), and records it as a proof when
+    /// proofs are kept, in the key's orientation.
     #[inline(always)]
     fn store_solved(
         &self,
@@ -1342,17 +1372,18 @@ impl<'a> Search<'a> {
         (kb, kw): (Bitboard, Bitboard),
         best: Option<u8>,
         work: u64,
+        proof: Option<Bitboard>,
     ) {
         let win = best.is_some();
-        self.tt.store(
-            kb,
-            kw,
-            TtData::Solved {
-                win,
-                best,
-                work: work_log(work),
-            },
-        );
+        let data = TtData::Solved {
+            win,
+            best,
+            work: work_log(work),
+        };
+        match proof {
+            Some(proof) => self.store_proven(node, (kb, kw), data, proof),
+            None => self.tt.store(kb, kw, data),
+        }
         if let Some(log) = self.proofs {
             let black = Bitboard(kb.0 & self.g.board.0);
             let rotated = (black, kw) != (node.black, node.white);
@@ -1383,8 +1414,8 @@ impl<'a> Search<'a> {
     /// another order, may not decide it). A win with no move named is not stored.
     pub(crate) fn store_decided(&self, node: Node, win: bool, winning_move: Option<usize>) {
         match (win, winning_move) {
-            (true, Some(m)) => self.store_solved(node, self.key(node), Some(m as u8), 0),
-            (false, _) => self.store_solved(node, self.key(node), None, 0),
+            (true, Some(m)) => self.store_solved(node, self.key(node), Some(m as u8), 0, None),
+            (false, _) => self.store_solved(node, self.key(node), None, 0, None),
             (true, None) => {}
         }
     }
@@ -1656,6 +1687,48 @@ mod tests {
             symmetric > 100 && mirrors > 1_000,
             "{symmetric} symmetric positions, {mirrors} mirror moves"
         );
+    }
+
+    /// A proven node's proof set comes back from the table in the node's own orientation,
+    /// for the node and for its 180° rotation, which share the entry (so the set is turned
+    /// on the way in or out for one of them); a node proven with no set, or in misère play,
+    /// comes back with the trivial one, every empty cell.
+    #[test]
+    fn a_proof_set_comes_back_as_kept_for_both_orientations() {
+        let tt = TranspositionTable::with_megabytes(1).unwrap();
+        let caches = Caches::new(1, tt.max_capacity());
+        let normal = Search::new(&tt, &caches, Rules::Normal, 4);
+        let misere = Search::new(&tt, &caches, Rules::Misere, 4);
+        let g = normal.g;
+        // Black on a1 and b1, White on d4: the rotation puts Black on d4 and c4, and one of
+        // the two orientations is the key's turned one.
+        let node = Node {
+            black: Bitboard::single(0).with(1),
+            white: Bitboard::single(15),
+            black_to_move: false,
+        };
+        let turned = Node {
+            black: g.rotate(node.black),
+            white: g.rotate(node.white),
+            black_to_move: false,
+        };
+        assert_ne!(
+            normal.turned(node, normal.key(node)),
+            normal.turned(turned, normal.key(turned))
+        );
+        let proof = Bitboard::single(2).with(4).with(5);
+        let proven = decided(true, Some(4));
+        for (first, other) in [(node, turned), (turned, node)] {
+            normal.store_proven(first, normal.key(first), proven, proof);
+            assert_eq!(normal.kept_proof(first), proof);
+            assert_eq!(normal.kept_proof(other), g.rotate(proof));
+            assert_eq!(normal.seen(other), Some((0, INF, g.rotate(proof))));
+        }
+        let empty = g.board.minus(node.black | node.white);
+        normal.store_decided(node, true, Some(4));
+        assert_eq!(normal.kept_proof(node), empty);
+        misere.store_proven(node, misere.key(node), proven, proof);
+        assert_eq!(misere.kept_proof(node), empty);
     }
 
     /// The position with these stones, Black to move and White to move.
