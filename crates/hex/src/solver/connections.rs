@@ -163,21 +163,31 @@ macro_rules! cells {
 cells!(u64, LISTS_64);
 cells!(u128, LISTS_128);
 
-/// The connections kept between one pair of points. Aligned to a cache line: a pair's fulls
-/// and the counts share the first line on boards up to 8x8, so the AND rule, which reads the
-/// fulls of many pairs, mostly touches one line a pair. (Keeping the fulls apart, twice, in
-/// one row per point, so that the AND rule reads along a row, and clearing nothing between
-/// builds, was slower: 8x8 after d5, one thread, 10.27 against 9.61 s of CPU, 3 pairs.)
+/// The full connections kept between one pair of points (its semis are a [`SemiPair`]).
+/// Aligned to a cache line: a pair's fulls, count and turns fill one line on boards up to
+/// 8x8, so the AND rule, which reads the fulls of many pairs, touches one line a pair.
+/// (Keeping the fulls twice, in one row per point, so that the AND rule reads along a row,
+/// and clearing nothing between builds, was slower: 8x8 after d5, one thread, 10.27 against
+/// 9.61 s of CPU, 3 pairs.)
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 struct Pair<C> {
     fulls: [C; MAX_FULLS],
     full_len: u8,
-    semi_len: u8,
     /// The place of each full connection's entry in [`Lists::queue`], its turn at the AND
     /// rule, or [`UNKNOWN_TURN`] if the place does not fit. (Two bytes keep the turns in the
     /// fulls' cache line on boards up to 8x8.)
     turns: [u16; MAX_FULLS],
+}
+
+/// The semi connections kept between one pair of points, apart from its fulls: the AND rule
+/// reads the fulls of many pairs, and with the semis beside them each pair took six cache
+/// lines, so the fulls it reads were spread over six times the memory (8x8 after d5, one
+/// thread: 0.942 of the time apart, the empty 8x8 board 0.958; 5 and 3 pairs).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct SemiPair<C> {
+    semi_len: u8,
     /// The key of each semi connection.
     keys: [u8; MAX_SEMIS],
     /// The carrier of each semi connection, its key included.
@@ -186,8 +196,10 @@ struct Pair<C> {
 
 /// Where a point's connections are kept, reused from one build to the next on a thread.
 struct Lists<C> {
-    /// Indexed by [`Lists::pair`].
+    /// The fulls of each pair of points, indexed by [`Lists::pair`].
     pairs: Vec<Pair<C>>,
+    /// The semis of each pair, indexed the same way.
+    semi_pairs: Vec<SemiPair<C>>,
     /// For each point, the points it has a full connection with (bit per point).
     linked: Vec<u128>,
     /// For each point, the points it has a full connection with an empty carrier: no other
@@ -292,6 +304,7 @@ impl<C: Cells> Lists<C> {
     const fn new() -> Lists<C> {
         Lists {
             pairs: Vec::new(),
+            semi_pairs: Vec::new(),
             linked: Vec::new(),
             touching: Vec::new(),
             queue: Vec::new(),
@@ -307,15 +320,20 @@ impl<C: Cells> Lists<C> {
             let none = Pair {
                 fulls: [C::EMPTY; MAX_FULLS],
                 full_len: 0,
-                semi_len: 0,
                 turns: [0; MAX_FULLS],
+            };
+            self.pairs.resize(pairs, none);
+            let none = SemiPair {
+                semi_len: 0,
                 keys: [0; MAX_SEMIS],
                 semis: [C::EMPTY; MAX_SEMIS],
             };
-            self.pairs.resize(pairs, none);
+            self.semi_pairs.resize(pairs, none);
         }
         for pair in &mut self.pairs[..pairs] {
             pair.full_len = 0;
+        }
+        for pair in &mut self.semi_pairs[..pairs] {
             pair.semi_len = 0;
         }
         self.linked.clear();
@@ -346,7 +364,7 @@ impl<C: Cells> Lists<C> {
     /// The semi connections between x and y: (carrier, key).
     #[inline(always)]
     fn semis(&self, x: usize, y: usize) -> impl Iterator<Item = (C, u8)> + '_ {
-        let pair = &self.pairs[self.pair(x, y)];
+        let pair = &self.semi_pairs[self.pair(x, y)];
         let n = pair.semi_len as usize;
         pair.semis[..n]
             .iter()
@@ -405,13 +423,14 @@ impl<C: Cells> Lists<C> {
     /// carrier, and applies the OR rule with the semis already kept for the pair.
     fn add_semi(&mut self, x: usize, y: usize, key: usize, carrier: C) {
         let p = self.pair(x, y);
-        let pair = &mut self.pairs[p];
+        let pair = &self.pairs[p];
         if pair.fulls[..pair.full_len as usize]
             .iter()
             .any(|&c| c & carrier == c)
         {
             return;
         }
+        let pair = &self.semi_pairs[p];
         // OR rule: with every kept semi disjoint from the new one, and (not for pairings) a
         // greedy run of the other kept semis, each shrinking the intersection, until it is
         // empty. Measured against exhaustive runs of two to four semis, the long greedy runs
@@ -453,13 +472,13 @@ impl<C: Cells> Lists<C> {
         while disjoint != 0 {
             let i = disjoint.trailing_zeros() as usize;
             disjoint &= disjoint - 1;
-            let full = self.pairs[p].semis[i] | carrier;
+            let full = self.semi_pairs[p].semis[i] | carrier;
             self.add_full(x, y, full);
         }
         if let Some(full) = found {
             self.add_full(x, y, full);
         }
-        let pair = &mut self.pairs[p];
+        let pair = &mut self.semi_pairs[p];
         let n = remove_marked(&mut pair.semis, &mut pair.keys, n, supersets);
         let (at, n) = place(&mut pair.semis, n, carrier);
         if let Some(i) = at {
