@@ -123,7 +123,7 @@ pub struct Opening {
 /// ```
 pub struct Solver {
     tt: TranspositionTable,
-    /// The analysis and proof-set caches of its searches (`moves_cache.rs`).
+    /// The moves cache of its searches (`moves_cache.rs`).
     caches: Caches,
     rules: Rules,
     pool: rayon::ThreadPool,

@@ -99,7 +99,7 @@ enum Stage {
 /// Shared, read-only state of one solve, plus the node counter.
 pub(crate) struct Search<'a> {
     pub tt: &'a TranspositionTable,
-    /// The analysis and proof-set caches, shared like the table.
+    /// The moves cache, shared like the table.
     caches: &'a Caches,
     pub rules: Rules,
     pub g: &'static Geometry,
@@ -1214,10 +1214,14 @@ impl<'a> Search<'a> {
                     let child = node.play(kid.0 as usize);
                     let (cb, cw) = self.key(child);
                     if let Some((cpn, cdn, proof)) = self.seen(child) {
+                        // A child refuted before keeps the set it was refuted with: the
+                        // siblings that set ruled out need it in the node's loss proof (see
+                        // `refutations`), and another worker proving the child again may have
+                        // stored another set since.
                         if cpn == 0 && kid.1 != 0 {
+                            proofs[i] = proof;
                             open &= proof.with(kid.0 as usize);
-                        }
-                        if cpn == 0 || cdn == 0 {
+                        } else if cdn == 0 {
                             proofs[i] = proof;
                         }
                         (kid.1, kid.2) = (cpn, cdn);
@@ -1335,10 +1339,13 @@ impl<'a> Search<'a> {
     }
 
     /// A set the table holds for `node` under its key `key` (in the key's orientation) in
-    /// the node's own orientation; every empty cell (the trivial proof set) when there is none.
+    /// the node's own orientation; every empty cell (the trivial proof set) when there is none,
+    /// and always in misère play, whose sets are all the trivial one (a table serves one set of
+    /// rules, but its keys do not say which).
     #[inline(always)]
     fn own_set(&self, node: Node, key: (Bitboard, Bitboard), held: Option<Bitboard>) -> Bitboard {
         match held {
+            _ if self.rules == Rules::Misere => self.g.board.minus(node.black | node.white),
             Some(set) if self.turned(node, key) => self.g.rotate(set),
             Some(set) => set,
             None => self.g.board.minus(node.black | node.white),
