@@ -279,7 +279,7 @@ impl TranspositionTable {
     #[inline(always)]
     fn store_words(&self, black: Bitboard, white: Bitboard, data: TtData, held: u128) {
         let slots = self.slots.load();
-        if slots.store(&Self::words(black, white), data.pack(), held) {
+        if slots.store(&Self::words(black, white), data, held) {
             self.evicted_one(slots.len);
         }
     }
@@ -302,7 +302,7 @@ impl TranspositionTable {
     /// entry; otherwise as [`TranspositionTable::store`] does.
     pub fn restore(&self, black: Bitboard, white: Bitboard, data: TtData) {
         let slots = self.slots.load();
-        if slots.restore(&Self::words(black, white), data.pack(), 0) {
+        if slots.restore(&Self::words(black, white), data, 0) {
             self.evicted_one(slots.len);
         }
     }
@@ -345,8 +345,8 @@ impl TranspositionTable {
         };
         for i in 0..old.len {
             if let Some((k, data, held)) = read(old.entry(i)) {
-                if data & 1 == 1 {
-                    new.restore(&k, data, held);
+                if let Some(d) = TtData::unpack(data) {
+                    new.restore(&k, d, held);
                 }
             }
         }
@@ -437,39 +437,38 @@ impl Slots {
         None
     }
 
-    /// [`TranspositionTable::store`] of packed data and a held set (raw words); whether it
-    /// pushed out another position's entry.
+    /// [`TranspositionTable::store`] with a held set (its raw words); whether it pushed out
+    /// another position's entry.
     #[inline(always)]
-    fn store(&self, k: &[u64; 4], data: u64, held: u128) -> bool {
+    fn store(&self, k: &[u64; 4], data: TtData, held: u128) -> bool {
         let base = self.pair(k);
         let first = self.entry(base);
         let keeper = TtData::unpack(first[DATA].load(Ordering::Relaxed));
         let same_as_first = read(first).is_some_and(|(key, _, _)| key == *k);
-        let work = TtData::unpack(data).map_or(0, TtData::work);
         let (slot, evicts) = match keeper {
             None => (first, false),
             Some(_) if same_as_first => (first, false),
-            Some(old) if work >= old.work() => (first, true),
+            Some(old) if data.work() >= old.work() => (first, true),
             Some(_) => {
                 let second = self.entry(base + 1);
                 let taken = read(second).is_some_and(|(key, d, _)| d & 1 == 1 && key != *k);
                 (second, taken)
             }
         };
-        write(slot, k, data, held);
+        write(slot, k, data.pack(), held);
         evicts
     }
 
-    /// [`TranspositionTable::restore`] of packed data and a held set; whether it pushed out
-    /// another position's entry.
-    fn restore(&self, k: &[u64; 4], data: u64, held: u128) -> bool {
+    /// [`TranspositionTable::restore`] with a held set; whether it pushed out another
+    /// position's entry.
+    fn restore(&self, k: &[u64; 4], data: TtData, held: u128) -> bool {
         let base = self.pair(k);
         let free = [self.entry(base), self.entry(base + 1)]
             .into_iter()
             .find(|e| e[DATA].load(Ordering::Relaxed) & 1 == 0);
         match free {
             Some(slot) => {
-                write(slot, k, data, held);
+                write(slot, k, data.pack(), held);
                 false
             }
             None => self.store(k, data, held),
@@ -625,7 +624,7 @@ mod tests {
                 let (b, w) = position(i);
                 tt.slots
                     .load()
-                    .store(&TranspositionTable::words(b, w), data(i).pack(), 0);
+                    .store(&TranspositionTable::words(b, w), data(i), 0);
             }
             let (before, entries) = (sorted(&tt), tt.capacity());
             tt.grow(entries);

@@ -988,11 +988,7 @@ impl<'a> Search<'a> {
     /// (0, ∞) a proven win, (∞, 0) a proven loss.
     #[inline(always)]
     pub fn lookup(&self, kb: Bitboard, kw: Bitboard) -> Option<(u64, u64)> {
-        self.probe(kb, kw).map(|d| match d {
-            TtData::Solved { win: true, .. } => (0, INF),
-            TtData::Solved { win: false, .. } => (INF, 0),
-            TtData::Open { pn, dn, .. } => (u64::from(pn), u64::from(dn)),
-        })
+        self.probe(kb, kw).map(numbers)
     }
 
     /// A child's numbers from the table, with the proof set kept for it when it is solved.
@@ -1000,11 +996,12 @@ impl<'a> Search<'a> {
     fn seen(&self, child: Node) -> Option<(u64, u64, Bitboard)> {
         let key = self.key(child);
         let (data, held) = self.probe_held(key.0, key.1)?;
-        Some(match data {
-            TtData::Solved { win: true, .. } => (0, INF, self.own_set(child, key, held)),
-            TtData::Solved { win: false, .. } => (INF, 0, self.own_set(child, key, held)),
-            TtData::Open { pn, dn, .. } => (u64::from(pn), u64::from(dn), Bitboard::EMPTY),
-        })
+        let (pn, dn) = numbers(data);
+        let proof = match data {
+            TtData::Solved { .. } => self.own_set(child, key, held),
+            TtData::Open { .. } => Bitboard::EMPTY,
+        };
+        Some((pn, dn, proof))
     }
 
     /// A child's numbers from the table or, when it is not there, from its estimate (the cheap
@@ -1313,14 +1310,13 @@ impl<'a> Search<'a> {
         if self.rules == Rules::Misere {
             return self.g.board.minus(node.black | node.white);
         }
-        // On the stack: a lost node is proven often enough that an allocation would show.
-        let mut refuted = [(0, Bitboard::EMPTY); 128];
-        let mut count = 0;
-        for (kid, &proof) in kids.iter().zip(proofs).filter(|(kid, _)| kid.1 == 0) {
-            refuted[count] = (usize::from(kid.0), proof);
-            count += 1;
-        }
-        self.loss_proof(node, moves, refutations(moves, &refuted[..count]))
+        // Read in place, neither copied nor allocated: a lost node is proven often.
+        let refuted = kids
+            .iter()
+            .zip(proofs)
+            .filter(|(kid, _)| kid.1 == 0)
+            .map(|(kid, &proof)| (usize::from(kid.0), proof));
+        self.loss_proof(node, moves, refutations(moves, refuted))
     }
 
     /// The proof set kept for a proven node, or every empty cell (the trivial one) when none
@@ -1521,6 +1517,16 @@ fn without_sealed(
     }
 }
 
+/// A table entry as (proof, disproof) numbers for its side to move ([`Search::lookup`]).
+#[inline(always)]
+fn numbers(data: TtData) -> (u64, u64) {
+    match data {
+        TtData::Solved { win: true, .. } => (0, INF),
+        TtData::Solved { win: false, .. } => (INF, 0),
+        TtData::Open { pn, dn, .. } => (u64::from(pn), u64::from(dn)),
+    }
+}
+
 /// The table entry of a position its analysis decides.
 #[inline(always)]
 fn decided(win: bool, best: Option<usize>) -> TtData {
@@ -1590,23 +1596,27 @@ pub(crate) const fn key_bits(n: usize, black_to_move: bool) -> u128 {
 /// intersection can always be covered: from the smallest set, each one left uncovered brings
 /// in the set, among its own and those that rule it out, adding the fewest cells. (The union
 /// of every refuted move's set is one such seed, and the fallback.)
-fn refutations(moves: Bitboard, refuted: &[(usize, Bitboard)]) -> Bitboard {
+fn refutations(
+    moves: Bitboard,
+    refuted: impl Iterator<Item = (usize, Bitboard)> + Clone,
+) -> Bitboard {
     let everything = || {
         let first = refuted
-            .first()
-            .map_or(Bitboard::EMPTY, |&(x, _)| Bitboard::single(x));
-        refuted.iter().fold(first, |seed, &(_, proof)| seed | proof)
+            .clone()
+            .next()
+            .map_or(Bitboard::EMPTY, |(x, _)| Bitboard::single(x));
+        refuted.clone().fold(first, |seed, (_, proof)| seed | proof)
     };
-    let Some(&(first, proof)) = refuted.iter().min_by_key(|(_, proof)| proof.count()) else {
+    let Some((first, proof)) = refuted.clone().min_by_key(|(_, proof)| proof.count()) else {
         return everything();
     };
     let (mut chosen, mut seed, mut common) = (Bitboard::single(first), proof.with(first), proof);
     while let Some(m) = (moves & common).minus(chosen).first() {
         let cover = refuted
-            .iter()
-            .filter(|&&(x, proof)| x == m || !proof.has(m))
+            .clone()
+            .filter(|&(x, proof)| x == m || !proof.has(m))
             .min_by_key(|(_, proof)| proof.minus(seed).count());
-        let Some(&(x, proof)) = cover else {
+        let Some((x, proof)) = cover else {
             return everything();
         };
         chosen = chosen.with(x);
@@ -1870,7 +1880,7 @@ mod tests {
                     refuted[i].1 = refuted[i].1.minus(Bitboard::single(m));
                 }
             }
-            let seed = refutations(moves, &refuted);
+            let seed = refutations(moves, refuted.iter().copied());
             let inside = |&&(_, p): &&(usize, Bitboard)| p.minus(seed).is_empty();
             assert!(
                 refuted.iter().filter(inside).any(|&(x, _)| seed.has(x)),
