@@ -33,7 +33,7 @@ use crate::seqlock;
 use crate::Bitboard;
 
 /// Bytes per entry: sequence, four position words, data, the two words of the set held.
-const ENTRY_BYTES: usize = 8 * 8;
+const ENTRY_BYTES: usize = WORDS * 8;
 
 /// What the table remembers about a position, from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -552,8 +552,8 @@ mod tests {
     }
 
     /// Four threads storing and probing `tt` at once, `rounds` times each: every entry read
-    /// back is the one stored for its position, with its held set. With `fresh`, each round also stores a new
-    /// position (to make a growing table grow meanwhile).
+    /// back is the one stored for its position, with its held set. With `fresh`, each round
+    /// also stores a new position (to make a growing table grow meanwhile).
     fn hammer(tt: &TranspositionTable, rounds: u64, fresh: bool) {
         // The result is a function of the position, so any accepted read can be checked.
         std::thread::scope(|s| {

@@ -994,7 +994,12 @@ impl<'a> Search<'a> {
     /// A child's numbers from the table, with the proof set kept for it when it is solved.
     #[inline(always)]
     fn seen(&self, child: Node) -> Option<(u64, u64, Bitboard)> {
-        let key = self.key(child);
+        self.seen_at(child, self.key(child))
+    }
+
+    /// [`Search::seen`] for a child whose table key, `key`, is known.
+    #[inline(always)]
+    fn seen_at(&self, child: Node, key: (Bitboard, Bitboard)) -> Option<(u64, u64, Bitboard)> {
         let (data, held) = self.probe_held(key.0, key.1)?;
         let (pn, dn) = numbers(data);
         let proof = match data {
@@ -1009,10 +1014,10 @@ impl<'a> Search<'a> {
     /// parent (df-pn comes back to a node many times) does not analyse it again.
     fn estimate(&self, child: Node) -> (u64, u64, Bitboard) {
         // Looked up again: another worker may have stored the child since the parent looked.
-        if let Some(numbers) = self.seen(child) {
+        let key = self.key(child);
+        if let Some(numbers) = self.seen_at(child, key) {
             return numbers;
         }
-        let key = self.key(child);
         match self.analyse_cached(child, Stage::Estimate) {
             Analysis::Decided(win, best, proof) => {
                 self.store_proven(child, key, decided(win, best), proof);
@@ -1210,7 +1215,7 @@ impl<'a> Search<'a> {
                     // Another worker may have moved this child on since it was last read.
                     let child = node.play(kid.0 as usize);
                     let (cb, cw) = self.key(child);
-                    if let Some((cpn, cdn, proof)) = self.seen(child) {
+                    if let Some((cpn, cdn, proof)) = self.seen_at(child, (cb, cw)) {
                         // A child refuted before keeps the set it was refuted with: the
                         // siblings that set ruled out need it in the node's loss proof (see
                         // `refutations`), and another worker proving the child again may have
@@ -1334,6 +1339,16 @@ impl<'a> Search<'a> {
         kw != node.white || kb & self.g.board != node.black
     }
 
+    /// A set of cells of `node` in the orientation of its key `key`, or one of the key's back
+    /// in the node's (the 180° rotation is its own inverse).
+    #[inline(always)]
+    fn as_keyed(&self, node: Node, key: (Bitboard, Bitboard), set: Bitboard) -> Bitboard {
+        match self.turned(node, key) {
+            true => self.g.rotate(set),
+            false => set,
+        }
+    }
+
     /// A set the table holds for `node` under its key `key` (in the key's orientation) in
     /// the node's own orientation; every empty cell (the trivial proof set) when there is none,
     /// and always in misère play, whose sets are all the trivial one (a table serves one set of
@@ -1341,10 +1356,8 @@ impl<'a> Search<'a> {
     #[inline(always)]
     fn own_set(&self, node: Node, key: (Bitboard, Bitboard), held: Option<Bitboard>) -> Bitboard {
         match held {
-            _ if self.rules == Rules::Misere => self.g.board.minus(node.black | node.white),
-            Some(set) if self.turned(node, key) => self.g.rotate(set),
-            Some(set) => set,
-            None => self.g.board.minus(node.black | node.white),
+            Some(set) if self.rules == Rules::Normal => self.as_keyed(node, key, set),
+            _ => self.g.board.minus(node.black | node.white),
         }
     }
 
@@ -1358,10 +1371,7 @@ impl<'a> Search<'a> {
             self.tt.store(key.0, key.1, data);
             return;
         }
-        let set = match self.turned(node, key) {
-            true => self.g.rotate(proof),
-            false => proof,
-        };
+        let set = self.as_keyed(node, key, proof);
         self.tt.store_held(key.0, key.1, data, set);
     }
 
