@@ -365,7 +365,12 @@ impl Solver {
             return Err(HexError::Stopped);
         }
         let won = lock(&won);
-        Ok(order.into_iter().filter(|&c| won.has(c)).collect())
+        let wins: Vec<usize> = order.into_iter().filter(|&c| won.has(c)).collect();
+        // The position is proven with its moves: won by the first winning move, or lost (the
+        // cells asked about hold a winning move whenever one exists). Stored as a value search
+        // would have, so that the table and a proofs file hold the position given.
+        search.store_decided(node, !wins.is_empty(), wins.first().copied());
+        Ok(wins)
     }
 
     /// Solves a position: the winner, a winning move, and with `all` every winning move.
