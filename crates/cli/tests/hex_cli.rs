@@ -29,6 +29,32 @@ fn solve_json_contract() {
     assert_eq!(v["plies"], 9);
 }
 
+/// `--considered` lists the winning moves among those the analysis keeps: a part of `--all`'s
+/// list that holds a winning move whenever there is one. On 5x5 after c4 c3 the analysis prunes
+/// one of White's winning moves, so the list is shorter; the two flags exclude each other.
+#[test]
+fn solve_lists_the_considered_winning_moves() {
+    let solve = |flag| {
+        json(&[
+            "hex", "solve", "--size", "5", "--moves", "c4 c3", flag, "--json", "--tt-mb", "8",
+        ])
+    };
+    let (all, considered) = (solve("--all"), solve("--considered"));
+    assert_eq!(all["listed"], "all");
+    assert_eq!(considered["listed"], "considered");
+    assert_eq!(all["winner"], considered["winner"]);
+    let list = |v: &Value| v["winning_moves"].as_array().unwrap().clone();
+    let (every, kept) = (list(&all), list(&considered));
+    assert!(
+        !kept.is_empty() && kept.iter().all(|m| every.contains(m)),
+        "{kept:?} {every:?}"
+    );
+    assert!(kept.len() < every.len(), "{kept:?} {every:?}");
+    assert!(kept.contains(&considered["winning_move"]));
+    let e = error(&["hex", "solve", "--size", "3", "--all", "--considered"]);
+    assert!(e.contains("cannot be used with"), "{e}");
+}
+
 #[test]
 fn solve_reads_a_diagram() {
     let dir = tempfile::tempdir().unwrap();

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde_json::json;
-use zermelo_hex::{Player, Position, Sgf, Solver, MAX_LENGTH_SIZE};
+use zermelo_hex::{MoveList, Player, Position, Sgf, Solver, MAX_LENGTH_SIZE};
 
 use super::proofs::{keeping, ProofOptions};
 use super::{rules_name, rules_prose, SearchOptions};
@@ -34,6 +34,11 @@ pub struct Args {
     /// List every winning move, not only one.
     #[arg(long)]
     all: bool,
+    /// List the winning moves among those the analysis keeps (the must-play region less the
+    /// inferior cells), as Hex engines' "find the winning moves" commands do: faster than
+    /// `--all`, and it leaves out winning moves proven no better than a kept one.
+    #[arg(long, conflicts_with = "all")]
+    considered: bool,
     /// Also compute the perfect-play length in plies: boards up to 4x4 in a moment, 5x5
     /// positions with at least one stone in up to a minute or two (not the empty 5x5 board).
     #[arg(long)]
@@ -101,7 +106,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let start = std::time::Instant::now();
     let ((solution, plies), kept) = keeping(&solver, file.as_ref(), || {
         with_progress(&solver, args.json, || {
-            let solution = solver.solve(&position, args.all)?;
+            let list = match (args.all, args.considered) {
+                (true, _) => MoveList::All,
+                (_, true) => MoveList::Considered,
+                _ => MoveList::One,
+            };
+            let solution = solver.solve_until(&position, list, None)?;
             let plies = if args.plies {
                 Some(solver.perfect_play_length(&position)?)
             } else {
@@ -128,6 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         });
         if let Some(list) = &solution.winning_moves {
             out["winning_moves"] = json!(list.iter().map(ToString::to_string).collect::<Vec<_>>());
+            out["listed"] = json!(if args.considered { "considered" } else { "all" });
         }
         if let Some(p) = plies {
             out["plies"] = json!(p);
@@ -157,7 +168,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if names.is_empty() {
             outln!("no winning move: every move loses")?;
         } else {
-            outln!("all winning moves ({}): {}", names.len(), names.join(" "))?;
+            let which = if args.considered {
+                "winning moves among those considered"
+            } else {
+                "all winning moves"
+            };
+            outln!("{which} ({}): {}", names.len(), names.join(" "))?;
         }
     }
     if let Some(p) = plies {
