@@ -176,15 +176,14 @@ mod tests {
                     .map(|m| crate::Cell::from_index(m, 4))
                     .collect();
                 assert_eq!(got, want, "{rules:?} {opening}");
-                // In normal play, which searches the moves without the value first, the
-                // position itself is left proven in the table, with its value.
-                if rules == Rules::Normal {
-                    let search = solver.search(4);
-                    let (kb, kw) = search.key(node);
-                    let (pn, dn) = search.lookup(kb, kw).expect("the position is in the table");
-                    let won = !want.is_empty();
-                    assert_eq!((pn == 0, dn == 0), (won, !won), "{opening}");
-                }
+                // The position itself is left proven in the table, with its value.
+                let search = solver.search(4);
+                let (kb, kw) = search.key(node);
+                let (pn, dn) = search
+                    .lookup(kb, kw)
+                    .unwrap_or_else(|| panic!("{rules:?} {opening}: the position is in the table"));
+                let won = !want.is_empty();
+                assert_eq!((pn == 0, dn == 0), (won, !won), "{rules:?} {opening}");
             }
         }
     }

@@ -325,6 +325,9 @@ impl Solver {
             Analysis::Moves(_) => self.shared_value(search, node).ok_or(HexError::Stopped)?,
         };
         if !may_win {
+            // Stored as at the end: a loss the analysis decides is stored by no search (one
+            // the value search found is stored again, as it was).
+            search.store_decided(node, false, None);
             return Ok(Vec::new());
         }
         let order: Vec<usize> = search.ordered(cells).collect();
