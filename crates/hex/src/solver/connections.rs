@@ -51,7 +51,11 @@ const MAX_FULLS: usize = 6;
 /// 223,865 nodes and 46.8 s instead of 315,918 and 64.4 s (one run each). 12 fulls with 24
 /// semis took 37,206 nodes and the same time on d5 (before the widening, 16 fulls with 32
 /// semis had taken more nodes and time than 24 semis). 32 is the most that fits
-/// [`remove_marked`]'s mask.
+/// [`remove_marked`]'s mask; 48 and 64, with the masks made u64, did no better (one thread,
+/// against 32: 7x7 after a3, a4, b2, 8x8 after d5 and the empty 8x8 board 56,162 and 59,813
+/// nodes against 57,645 in about the same time; with 48, 8x8 after c2 e4 198,485 nodes against
+/// 179,798, after c2 e6 382,890 against 296,572, after b1 147,487 against 144,220). Four
+/// fulls instead of six took 66,064 nodes on the first five.
 const MAX_SEMIS: usize = 32;
 // The OR rule and `remove_marked` mark a pair's kept connections one bit each in a u32: a
 // larger cap would shift past it and mark the wrong semis, and could join two that meet.
