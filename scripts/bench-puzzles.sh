@@ -17,7 +17,8 @@
 # zermelo agrees when its winner is the expected one and every listed move is among the winning
 # moves it lists. The two solvers prune differently: a listed move that zermelo does not
 # consider (it proves it no better than one it keeps) is checked against every winning move
-# (`--all`, in an untimed run of its own), and named on standard error.
+# (`--all`, in a run of its own, not counted, within the same limit), and named on standard
+# error.
 # A dfpn-solve-state puzzle asks for the winner alone, and zermelo is asked for that alone: with
 # every winning move asked as well, 9x9-boll-02, whose winner zermelo finds in 20 nodes, was not
 # done in 60 s.
@@ -105,8 +106,10 @@ print(v["winner"], "yes" if not missing else "missing:" + ",".join(missing))
     moves=${verdict#* }
     if [ "$moves" != yes ]; then
       # A listed move zermelo does not consider (it proves it no better than one it keeps) is
-      # checked against every winning move, in a run of its own that is not timed.
-      every=$("$bin" hex solve --sgf "$file" --to-move "$colour" --all --json "${tt[@]}" 2>&1)
+      # checked against every winning move, in a run of its own that is not counted (within the
+      # same limit, so that a batch cannot hang on it; past it the move stays unconfirmed).
+      every=$(timeout "$limit" "$bin" hex solve --sgf "$file" --to-move "$colour" --all --json \
+        "${tt[@]}" 2>&1) || true
       if [ "$(printf '%s' "$every" | python3 -c "$check" "${listed[@]}")" = "$got yes" ]; then
         echo "  $name: ${moves#missing:} not among the moves zermelo considers, and winning" >&2
         moves=yes

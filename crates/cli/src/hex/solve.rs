@@ -103,14 +103,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (solver, file) = args
         .proofs
         .open(args.search.solver(position.size())?, position.size())?;
+    // clap keeps --all and --considered apart.
+    let list = match (args.all, args.considered) {
+        (true, _) => MoveList::All,
+        (_, true) => MoveList::Considered,
+        _ => MoveList::One,
+    };
+    let considered = list == MoveList::Considered;
     let start = std::time::Instant::now();
     let ((solution, plies), kept) = keeping(&solver, file.as_ref(), || {
         with_progress(&solver, args.json, || {
-            let list = match (args.all, args.considered) {
-                (true, _) => MoveList::All,
-                (_, true) => MoveList::Considered,
-                _ => MoveList::One,
-            };
             let solution = solver.solve_until(&position, list, None)?;
             let plies = if args.plies {
                 Some(solver.perfect_play_length(&position)?)
@@ -138,7 +140,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         });
         if let Some(list) = &solution.winning_moves {
             out["winning_moves"] = json!(list.iter().map(ToString::to_string).collect::<Vec<_>>());
-            out["listed"] = json!(if args.considered { "considered" } else { "all" });
+            out["listed"] = json!(if considered { "considered" } else { "all" });
         }
         if let Some(p) = plies {
             out["plies"] = json!(p);
@@ -168,7 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if names.is_empty() {
             outln!("no winning move: every move loses")?;
         } else {
-            let which = if args.considered {
+            let which = if considered {
                 "winning moves among those considered"
             } else {
                 "all winning moves"

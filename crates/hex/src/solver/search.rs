@@ -97,6 +97,20 @@ enum Stage {
     Whole,
 }
 
+impl Stage {
+    /// Normal play: whether an analysis of `node` at this stage builds the mover's own
+    /// connection between their edges (see [`Search::analysis`]): always for a position asked
+    /// about, and for an expanded one with fewer than [`OWN_CONNECTION_BELOW`] stones.
+    #[inline(always)]
+    fn builds_own_connection(self, node: Node) -> bool {
+        match self {
+            Stage::Whole => true,
+            Stage::Expansion => (node.black | node.white).count() < OWN_CONNECTION_BELOW,
+            Stage::Estimate => false,
+        }
+    }
+}
+
 /// Shared, read-only state of one solve, plus the node counter.
 pub(crate) struct Search<'a> {
     pub tt: &'a TranspositionTable,
@@ -378,8 +392,6 @@ impl<'a> Search<'a> {
     /// removes moves, so leaving them out never changes a decided value; an estimate only
     /// decides fewer positions at once and counts more moves.
     ///
-    /// Near the top of the tree an expansion builds it after all ([`OWN_CONNECTION_BELOW`]).
-    ///
     /// The own connection is the half of the analysis that decides least: the parent's
     /// must-play region has already ruled out most moves that would leave the mover connected
     /// (8x8 after d5, one thread: it decided 623 of 25,001 expanded positions, all by a semi
@@ -452,7 +464,7 @@ impl<'a> Search<'a> {
                 } else {
                     (theirs, mine)
                 };
-                if self.own_connection_pays(node, stage) {
+                if stage.builds_own_connection(node) {
                     if let Some(won) = self.connected_win(&f, node.black_to_move) {
                         return won;
                     }
@@ -582,18 +594,6 @@ impl<'a> Search<'a> {
             moves &= self.lower_half();
         }
         Analysis::Moves(moves)
-    }
-
-    /// Normal play: whether an analysis at `stage` builds the mover's own connection between
-    /// their edges (see [`Search::analysis`]): always for a position asked about, and for an
-    /// expanded one with fewer than [`OWN_CONNECTION_BELOW`] stones.
-    #[inline(always)]
-    fn own_connection_pays(&self, node: Node, stage: Stage) -> bool {
-        match stage {
-            Stage::Whole => true,
-            Stage::Expansion => (node.black | node.white).count() < OWN_CONNECTION_BELOW,
-            Stage::Estimate => false,
-        }
     }
 
     /// Normal play: the win that the mover's own connection between their edges gives, in a
@@ -894,7 +894,7 @@ impl<'a> Search<'a> {
                 let (mine, theirs) = node.sides();
                 let empty = self.g.board.minus(node.black | node.white);
                 let f = self.fill_in(mine, theirs, empty, node.black_to_move);
-                if self.own_connection_pays(node, stage) {
+                if stage.builds_own_connection(node) {
                     if let Some(won) = self.connected_win(&f, node.black_to_move) {
                         return won;
                     }
@@ -1661,13 +1661,15 @@ const INF: u64 = u64::MAX / 4;
 
 /// The stone count below which an expanded position gets the mover's own connection between
 /// their edges built ([`Search::analysis`]). Such a position, won by a semi connection whose
-/// key is outside the progressive widening's window, is otherwise searched through the window's
-/// children first, and near the top of the tree those subtrees are large while the positions,
-/// and so the builds, are few. Measured on one thread against none: 7x7 after a3, a4, b2, 8x8 after d5 and the empty 8x8 board 54,282 nodes against
-/// 57,645 (below 12 stones, 53,469); 8x8 after c2 e4 64,529 against 179,798, after c2 e6
-/// 284,615 against 296,572 (below 12: 70,746 and 342,684), after c2 b8 88,277 against 98,455,
-/// after c2 e2 68,941 against 65,809, after b1 154,564 against 144,220. Two threads,
-/// `--considered`: henderson-66 66.6 s against 92.6 s, henderson-91 71.4 s against 75.6 s.
+/// key is outside the progressive widening's window, is otherwise searched through the
+/// window's children first, and near the top of the tree those subtrees are large while the
+/// positions, and so the builds, are few. Measured on one thread against none: 7x7 after a3,
+/// a4, b2, 8x8 after d5 and the empty 8x8 board 54,282 nodes against 57,645 (below 12 stones,
+/// 53,469); 8x8 after c2 e4 64,529 against 179,798, after c2 e6 284,615 against 296,572
+/// (below 12: 70,746 and 342,684), after c2 b8 88,277 against 98,455, after c2 e2 68,941
+/// against 65,809, after b1 154,564 against 144,220. Two threads, `--considered`: henderson-66
+/// 66.6 s against 92.6 s (below 10 stones: 72.4 s), henderson-91 71.4 s against 75.6 s
+/// (below 10: 76.7 s).
 const OWN_CONNECTION_BELOW: u32 = 8;
 
 /// Progressive widening (see [`Search::expand`]): a node's window holds this many of its live
