@@ -6,7 +6,12 @@
 //! cut out. Two adjacent empty cells are joined by a conductance of 1, an empty cell and a
 //! group or edge beside it by 2, and a bridge (a point two steps away with two common empty
 //! neighbours, which the player joins whatever the opponent does) by a third of that; a point
-//! with three or more common empty neighbours counts as adjacent. A unit current enters at
+//! with three or more common empty neighbours counts as adjacent. An empty cell or a group
+//! joined to an edge by an edge template (of row 3 or more, whose carrier holds none of the
+//! opponent's stones and whose other stones, if any, are the player's) is linked to that edge
+//! too, as Benzene links the points its connections join: by the stone-to-cell conductance
+//! divided by one more than the number of cells that every such template's carrier holds (so a
+//! bridge would count a third, as above). A unit current enters at
 //! one edge and leaves at the other: a cell that carries much of it lies on many short paths
 //! of that player's, and is a good move for either player (to build the path or to cut it).
 //! The score of a cell is the current through its links, in the two circuits added up.
@@ -15,7 +20,7 @@
 
 use std::cell::RefCell;
 
-use crate::{Bitboard, Geometry};
+use crate::{templates, Bitboard, Geometry};
 
 /// The score of every cell (0 for stones and for cells no current reaches).
 pub(crate) type Scores = [f32; 128];
@@ -36,6 +41,8 @@ struct Work {
     links: Vec<(usize, usize, f64)>,
     /// The empty cells beside each group and edge, by node.
     around: Vec<(usize, Bitboard)>,
+    /// Each group other than the edges', by node, with its stones.
+    groups: Vec<(usize, Bitboard)>,
     /// The conductance matrix, then its Cholesky factor, row by row.
     matrix: Vec<f64>,
     /// The voltages.
@@ -69,6 +76,33 @@ fn bridge_share(common: Bitboard) -> Option<f64> {
         2 => Some(1.0 / BRIDGE),
         _ => Some(1.0),
     }
+}
+
+/// The conductance of the link that the edge templates of the player with `stones` give
+/// between the cells `from` (an empty cell, or a group of the player's) and `edge`, if any
+/// template applies: one from a cell of `from` whose carrier holds only the player's stones
+/// and empty cells and whose other stones the player holds. It is the stone-to-cell
+/// conductance divided by one more than the number of empty cells that every such carrier
+/// holds: the cells the opponent may take to leave `from` with no template to the edge.
+fn template_link(
+    g: &Geometry,
+    stones: Bitboard,
+    empty: Bitboard,
+    from: Bitboard,
+    edge: Bitboard,
+) -> Option<f64> {
+    let placed = templates::for_board(g.n);
+    let open = stones | empty;
+    let mut common: Option<Bitboard> = None;
+    for s in from.cells() {
+        for t in placed.at(g, edge, s) {
+            if t.stones & stones == t.stones && t.carrier & open == t.carrier {
+                let carrier = t.carrier & empty;
+                common = Some(common.map_or(carrier, |m| m & carrier));
+            }
+        }
+    }
+    common.map(|m| STONE_TO_EMPTY / (1.0 + f64::from(m.count())))
 }
 
 /// Adds to `out` the current through each empty cell in the circuit of the player with
@@ -107,11 +141,13 @@ fn circuit(
     let around = &mut work.around;
     around.clear();
     around.push((SINK, (g.neighbours(at_b) | b) & empty & region));
+    work.groups.clear();
     let mut rest = (stones & region).minus(at_a | at_b);
     while let Some(i) = rest.first() {
         let group = g.flood(Bitboard::single(i), rest);
         rest = rest.minus(group);
         around.push((count, g.neighbours(group) & empty));
+        work.groups.push((count, group));
         count += 1;
     }
     let source = count;
@@ -137,6 +173,22 @@ fn circuit(
         for d in ring.cells().filter(|&d| d > c) {
             if let Some(share) = bridge_share(near & g.cell_neighbours(d)) {
                 work.links.push((i, node_of[d], EMPTY_TO_EMPTY * share));
+            }
+        }
+    }
+    // The edge templates: from each empty cell, and from each group, to each edge. Every such
+    // link joins a cell's or a group's node to a later one (the source, or the sink).
+    for c in cells.cells() {
+        for (edge, to) in [(a, source), (b, SINK)] {
+            if let Some(s) = template_link(g, stones, empty, Bitboard::single(c), edge) {
+                work.links.push((node_of[c], to, s));
+            }
+        }
+    }
+    for &(j, group) in &work.groups {
+        for (edge, to) in [(a, source), (b, SINK)] {
+            if let Some(s) = template_link(g, stones, empty, group, edge) {
+                work.links.push((j, to, s));
             }
         }
     }
@@ -265,6 +317,52 @@ mod tests {
         let s = scores(g, black, white);
         assert!(s[0].abs() < 1e-6, "a1 scores {}", s[0]);
         assert!(s[4] > 0.1, "b2 scores {}", s[4]);
+    }
+
+    /// An edge template's link counts, beside the cell's own stone, the cells whose loss
+    /// breaks every template of the cell's to the edge: each of them, given to the opponent,
+    /// leaves no link. Cells of the first two rows have none (their adjacencies and bridges
+    /// are links already), a row-3 cell of the empty board has one weaker than a bridge's, and
+    /// a group has the links of its stones.
+    #[test]
+    fn an_edge_template_link_counts_the_cells_every_template_needs() {
+        let g = Geometry::of(8);
+        let none = Bitboard::EMPTY;
+        for c in 0..16 {
+            for edge in [g.north, g.west] {
+                let near = if edge == g.north {
+                    c
+                } else {
+                    (c % 8) * 8 + c / 8
+                };
+                let link = template_link(g, none, g.board, Bitboard::single(near), edge);
+                assert!(
+                    link.is_none(),
+                    "cell {near} is in the edge's first two rows"
+                );
+            }
+        }
+        for (cell, edge) in [
+            (2 * 8 + 3, g.north),
+            (5 * 8 + 4, g.south),
+            (3 * 8 + 2, g.west),
+        ] {
+            let from = Bitboard::single(cell);
+            let link = template_link(g, none, g.board, from, edge).expect("a row-3 template");
+            let needed = g
+                .board
+                .minus(from)
+                .cells()
+                .filter(|&x| {
+                    let empty = g.board.minus(Bitboard::single(x));
+                    template_link(g, none, empty, from, edge).is_none()
+                })
+                .count();
+            assert!(needed >= 2, "cell {cell}: {needed}");
+            assert_eq!(link, STONE_TO_EMPTY / (1.0 + needed as f64), "cell {cell}");
+            let group = template_link(g, from, g.board.minus(from), from, edge);
+            assert_eq!(group, Some(link), "cell {cell} as a stone");
+        }
     }
 
     /// On the empty board the centre carries more current than a corner.
