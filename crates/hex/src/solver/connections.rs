@@ -598,9 +598,8 @@ impl<C: Cells> Points<C> {
             for (p, cells) in sources {
                 for s in cells.cells() {
                     for t in placed.at(g, edge, s) {
-                        let others_held =
-                            t.stones.is_empty() || with && t.stones & stones == t.stones;
-                        if t.row < below && others_held && t.carrier & open == t.carrier {
+                        let taken = t.stones.is_empty() || with;
+                        if t.row < below && taken && t.stands(stones, open) {
                             lists.add_full(p, edge_point, C::of(t.carrier & empty));
                         }
                     }

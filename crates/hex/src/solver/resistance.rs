@@ -20,7 +20,8 @@
 
 use std::cell::RefCell;
 
-use crate::{templates, Bitboard, Geometry};
+use crate::templates::{self, BoardTemplates};
+use crate::{Bitboard, Geometry};
 
 /// The score of every cell (0 for stones and for cells no current reaches).
 pub(crate) type Scores = [f32; 128];
@@ -86,17 +87,15 @@ fn bridge_share(common: Bitboard) -> Option<f64> {
 /// holds: the cells the opponent may take to leave `from` with no template to the edge.
 fn template_link(
     g: &Geometry,
-    stones: Bitboard,
-    empty: Bitboard,
+    placed: &BoardTemplates,
+    (stones, empty): (Bitboard, Bitboard),
     from: Bitboard,
     edge: Bitboard,
 ) -> Option<f64> {
-    let placed = templates::for_board(g.n);
-    let open = stones | empty;
     let mut common: Option<Bitboard> = None;
     for s in from.cells() {
         for t in placed.at(g, edge, s) {
-            if t.stones & stones == t.stones && t.carrier & open == t.carrier {
+            if t.stands(stones, stones | empty) {
                 let carrier = t.carrier & empty;
                 common = Some(common.map_or(carrier, |m| m & carrier));
             }
@@ -178,17 +177,12 @@ fn circuit(
     }
     // The edge templates: from each empty cell, and from each group, to each edge. Every such
     // link joins a cell's or a group's node to a later one (the source, or the sink).
-    for c in cells.cells() {
+    let placed = templates::for_board(g.n);
+    let froms = cells.cells().map(|c| (node_of[c], Bitboard::single(c)));
+    for (i, from) in froms.chain(work.groups.iter().copied()) {
         for (edge, to) in [(a, source), (b, SINK)] {
-            if let Some(s) = template_link(g, stones, empty, Bitboard::single(c), edge) {
-                work.links.push((node_of[c], to, s));
-            }
-        }
-    }
-    for &(j, group) in &work.groups {
-        for (edge, to) in [(a, source), (b, SINK)] {
-            if let Some(s) = template_link(g, stones, empty, group, edge) {
-                work.links.push((j, to, s));
+            if let Some(s) = template_link(g, placed, (stones, empty), from, edge) {
+                work.links.push((i, to, s));
             }
         }
     }
@@ -263,7 +257,7 @@ fn circuit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Position;
+    use crate::{Cell, Position};
 
     fn stones(n: usize, moves: &str) -> (&'static Geometry, Bitboard, Bitboard) {
         let p = Position::from_moves(n, moves).expect("valid moves");
@@ -327,41 +321,34 @@ mod tests {
     #[test]
     fn an_edge_template_link_counts_the_cells_every_template_needs() {
         let g = Geometry::of(8);
+        let placed = templates::for_board(8);
         let none = Bitboard::EMPTY;
-        for c in 0..16 {
-            for edge in [g.north, g.west] {
-                let near = if edge == g.north {
-                    c
-                } else {
-                    (c % 8) * 8 + c / 8
-                };
-                let link = template_link(g, none, g.board, Bitboard::single(near), edge);
-                assert!(
-                    link.is_none(),
-                    "cell {near} is in the edge's first two rows"
-                );
+        // The first two rows of the north edge, and transposed, the first two columns.
+        let near_north = Bitboard((1u128 << 16) - 1);
+        for (near, edge) in [(near_north, g.north), (g.transpose(near_north), g.west)] {
+            for c in near.cells() {
+                let link = template_link(g, placed, (none, g.board), Bitboard::single(c), edge);
+                assert!(link.is_none(), "cell {c} is in the edge's first two rows");
             }
         }
-        for (cell, edge) in [
-            (2 * 8 + 3, g.north),
-            (5 * 8 + 4, g.south),
-            (3 * 8 + 2, g.west),
-        ] {
+        for (name, edge) in [("d3", g.north), ("e6", g.south), ("c4", g.west)] {
+            let cell = Cell::parse(name, 8).expect("a cell of 8x8").index(8);
             let from = Bitboard::single(cell);
-            let link = template_link(g, none, g.board, from, edge).expect("a row-3 template");
+            let link = template_link(g, placed, (none, g.board), from, edge);
+            let link = link.expect("a row-3 template");
             let needed = g
                 .board
                 .minus(from)
                 .cells()
                 .filter(|&x| {
                     let empty = g.board.minus(Bitboard::single(x));
-                    template_link(g, none, empty, from, edge).is_none()
+                    template_link(g, placed, (none, empty), from, edge).is_none()
                 })
                 .count();
-            assert!(needed >= 2, "cell {cell}: {needed}");
-            assert_eq!(link, STONE_TO_EMPTY / (1.0 + needed as f64), "cell {cell}");
-            let group = template_link(g, from, g.board.minus(from), from, edge);
-            assert_eq!(group, Some(link), "cell {cell} as a stone");
+            assert!(needed >= 2, "{name}: {needed}");
+            assert_eq!(link, STONE_TO_EMPTY / (1.0 + needed as f64), "{name}");
+            let group = template_link(g, placed, (from, g.board.minus(from)), from, edge);
+            assert_eq!(group, Some(link), "{name} as a stone");
         }
     }
 

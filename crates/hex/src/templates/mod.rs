@@ -24,7 +24,7 @@ mod placement;
 use std::sync::OnceLock;
 
 pub use finder::{find, find_in, Region};
-pub(crate) use placement::for_board;
+pub(crate) use placement::{for_board, BoardTemplates};
 
 use crate::HexError;
 

@@ -28,6 +28,16 @@ pub(crate) struct Placed {
     pub(crate) carrier: Bitboard,
 }
 
+impl Placed {
+    /// Whether the template holds for the player with `stones` where the cells `open` are the
+    /// player's or empty: the player has its other stones, and the opponent has no stone in
+    /// its carrier.
+    #[inline(always)]
+    pub(crate) fn stands(&self, stones: Bitboard, open: Bitboard) -> bool {
+        self.stones & stones == self.stones && self.carrier & open == self.carrier
+    }
+}
+
 /// The placements of the committed templates on one board size.
 pub(crate) struct BoardTemplates {
     /// Indexed by edge (north, south, west, east) and then cell: the templates from that cell
