@@ -842,10 +842,7 @@ fn and_rule<C: Cells>(points: &Points<C>, lists: &mut Lists<C>, full: Queued<C>)
             if lists.touching[mid] >> z & 1 == 1 {
                 // Its one full has the empty carrier, which meets nothing.
                 if !full.joined_at(lists.touching_turns[p], turn) {
-                    match key {
-                        Some(key) => lists.add_semi(end, z, key.first(), carrier | key),
-                        None => lists.add_full(end, z, carrier),
-                    }
+                    join(lists, (end, z), key, carrier);
                 }
                 continue;
             }
@@ -863,12 +860,20 @@ fn and_rule<C: Cells>(points: &Points<C>, lists: &mut Lists<C>, full: Queued<C>)
                 if full.joined_at(at, turn) {
                     continue;
                 }
-                match key {
-                    Some(key) => lists.add_semi(end, z, key.first(), carrier | other | key),
-                    None => lists.add_full(end, z, carrier | other),
-                }
+                join(lists, (end, z), key, carrier | other);
             }
         }
+    }
+}
+
+/// The AND rule's result for `end`–`z` through a midpoint whose two full connections have the
+/// carriers `union` together: a full connection through a stone group, a semi keyed at the
+/// midpoint's cell `key` through an empty cell.
+#[inline(always)]
+fn join<C: Cells>(lists: &mut Lists<C>, (end, z): (usize, usize), key: Option<C>, union: C) {
+    match key {
+        Some(key) => lists.add_semi(end, z, key.first(), union | key),
+        None => lists.add_full(end, z, union),
     }
 }
 
